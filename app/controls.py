@@ -1,0 +1,166 @@
+"""The scenario controls and the action buttons.
+
+``Scenario``: draft (Aligned / Biased), width, seed with − and + buttons.
+Changing any of them restarts the trace (the model says so in the caption).
+``Actions``: Draft, Verify, Commit, Next step, Run block, Run to end, Reset,
+each enabled only when ``core.Session.can`` says the action is valid; the
+button for the next phase is highlighted so a reader always sees where to
+click.
+"""
+
+import panel as pn
+import param
+
+from . import theme
+from .model import LABELS, Model
+from .urlstate import SEED_MAX
+
+DRAFT_OPTIONS = {"Aligned": "aligned", "Biased": "biased"}
+
+HELP = {
+    "draft": "Aligned: the draft uses the target's own table, so every guess is accepted. "
+             "Biased: the draft strongly favours A, so the target has to correct it.",
+    "width": "How many tokens the draft guesses per block before the target checks them.",
+    "seed": "Fixes every random draw: the same seed always gives the same trace.",
+}
+
+TOOLTIPS = {
+    "draft": "Ask the small draft model to guess the next tokens. They are proposals, not output.",
+    "verify": "One pass of the big target model scores every proposal and accepts or rejects each, left to right.",
+    "commit": "Append the accepted tokens, plus the correction or bonus token, to the output.",
+    "step": "Do whichever of Draft, Verify or Commit comes next.",
+    "run_block": "Finish the current block: Draft, Verify and Commit as needed.",
+    "run_to_end": "Run blocks until the output holds 8 tokens.",
+    "reset": "Empty the output and start this scenario again from its first draw.",
+}
+
+
+def _label(text, help_text=""):
+    body = f'<div style="font-weight:600;font-size:0.92rem">{theme.esc(text)}</div>'
+    if help_text:
+        body += f'<div class="muted small" style="line-height:1.35">{theme.esc(help_text)}</div>'
+    return pn.pane.HTML(body, stylesheets=[theme.CSS], sizing_mode="stretch_width", margin=(0, 5))
+
+
+class Scenario(pn.viewable.Viewer):
+    """Draft, width and seed: the three settings that fix a trace."""
+
+    model = param.ClassSelector(class_=Model)
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        m = self.model
+        self.draft = pn.widgets.RadioButtonGroup(
+            name="Draft model", options=DRAFT_OPTIONS, value=m.draft, button_type="primary",
+            button_style="outline", stylesheets=[theme.BUTTON], margin=(4, 5),
+        )
+        self.width = pn.widgets.IntSlider(
+            name="Draft width (tokens per block)", start=1, end=m.param.width.bounds[1], value=m.width,
+            sizing_mode="stretch_width", min_width=160, margin=(4, 10),
+        )
+        self.seed = pn.widgets.IntInput(
+            name="Seed", start=0, end=SEED_MAX, value=m.seed, width=130, margin=(4, 5),
+        )
+        self.seed_down = pn.widgets.Button(
+            name="−", description="Previous seed", width=44, stylesheets=[theme.BUTTON],
+            align="end", margin=(4, 2),
+        )
+        self.seed_up = pn.widgets.Button(
+            name="+", description="Next seed", width=44, stylesheets=[theme.BUTTON],
+            align="end", margin=(4, 2),
+        )
+        self.seed_down.on_click(lambda event: self._shift_seed(-1))
+        self.seed_up.on_click(lambda event: self._shift_seed(+1))
+
+        # widgets -> model
+        self.draft.param.watch(lambda e: self._set("draft", e.new), "value")
+        self.width.param.watch(lambda e: self._set("width", e.new), "value")
+        self.seed.param.watch(lambda e: self._set("seed", e.new), "value")
+        # model -> widgets (a link or Reset may change the model)
+        m.param.watch(self._sync, ["draft", "width", "seed", "hidden"])
+
+        self._draft_box = pn.Column(
+            _label("Draft model", HELP["draft"]), self.draft,
+            styles={"flex": "1 1 260px", "min-width": "0"}, margin=0,
+        )
+        self._width_box = pn.Column(
+            _label("Width", HELP["width"]), self.width,
+            styles={"flex": "1 1 220px", "min-width": "0"}, margin=0,
+        )
+        self._seed_box = pn.Column(
+            _label("Seed", HELP["seed"]),
+            pn.Row(self.seed, self.seed_down, self.seed_up, margin=0),
+            styles={"flex": "1 1 220px", "min-width": "0"}, margin=0,
+        )
+        self.seed.name = ""  # the label above names it
+        self.width.name = ""
+        self._layout = pn.FlexBox(
+            self._draft_box, self._width_box, self._seed_box,
+            gap="12px 24px", flex_wrap="wrap", sizing_mode="stretch_width",
+            stylesheets=[theme.CARD], margin=(6, 0),
+        )
+        self._sync()
+
+    def _set(self, name, value):
+        if value is None or getattr(self.model, name) == value:
+            return
+        try:
+            setattr(self.model, name, value)
+        except Exception:
+            self.model.report_error()
+
+    def _shift_seed(self, delta):
+        seed = self.model.seed + delta
+        if 0 <= seed <= SEED_MAX:
+            self.model.seed = seed
+
+    def _sync(self, *events):
+        m = self.model
+        self.draft.value = m.draft
+        self.width.value = m.width
+        self.seed.value = m.seed
+        self.seed_down.disabled = m.seed <= 0
+        self.seed_up.disabled = m.seed >= SEED_MAX
+        self._draft_box.visible = "draft" not in m.hidden
+        self._width_box.visible = "width" not in m.hidden
+        self._seed_box.visible = "seed" not in m.hidden
+        self._layout.visible = not {"draft", "width", "seed"} <= m.hidden
+
+    def __panel__(self):
+        return self._layout
+
+
+class Actions(pn.viewable.Viewer):
+    """The action buttons; each is enabled only when its action is valid now."""
+
+    model = param.ClassSelector(class_=Model)
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        self.buttons = {}
+        for action, label in LABELS.items():
+            button = pn.widgets.Button(
+                name=label, description=TOOLTIPS[action], stylesheets=[theme.BUTTON], margin=(4, 4),
+            )
+            button.on_click(lambda event, action=action: self.model.act(action))
+            self.buttons[action] = button
+        b = self.buttons
+        self._layout = pn.FlexBox(
+            pn.Row(b["draft"], b["verify"], b["commit"], margin=(0, 12, 0, 0)),
+            pn.Row(b["step"], b["run_block"], b["run_to_end"], margin=(0, 12, 0, 0)),
+            b["reset"],
+            flex_wrap="wrap", align_items="center", sizing_mode="stretch_width", margin=(4, 0),
+        )
+        self.model.param.watch(self._sync, ["session", "hidden"])
+        self._sync()
+
+    def _sync(self, *events):
+        m = self.model
+        upcoming = m.session.next_action
+        for action, button in self.buttons.items():
+            button.disabled = not m.can(action)
+            button.button_type = "primary" if action == upcoming else "default"
+        self.buttons["reset"].visible = "reset" not in m.hidden
+
+    def __panel__(self):
+        return self._layout

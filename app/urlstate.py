@@ -1,0 +1,142 @@
+"""The scenario in the page's URL: one table, one reader, one writer.
+
+Modelled on tensorflow/playground's ``src/state.ts``: a declarative table of
+URL properties with their types (``State.PROPS`` there, ``PROPS`` here), one
+function that reads a query string and one that writes it, and a
+``NAME_hide`` suffix that lets a teacher hide a control in an embedded copy
+(``?draft=biased&seed=1&draft_hide=1`` fixes the draft for the reader).
+
+Unlike the playground, a bad value is not silent: it falls back to the
+default and ``read`` returns a one-line notice for the page. Notices never
+repeat what the URL carried (they name the setting, not its value), and the
+page shows them as plain text, so nothing from a URL is ever rendered as HTML.
+Keys this table does not know are left alone: other tabs may own them.
+"""
+
+from dataclasses import dataclass, field
+from urllib.parse import parse_qsl, urlencode
+
+import core
+
+# JavaScript numbers are exact up to 2**53 - 1; the seed box is a browser
+# number field, so seeds stay below that (and within core's own limit).
+SEED_MAX = min(core.config.MAX_SEED, 2**53 - 1)
+
+# "steps" replays that many clicks of "Next step" after loading, so a link can
+# open on a particular moment of the trace (draft, width and seed fix the
+# trace; the longest one has 3 phases x 8 blocks).
+STEPS_MAX = 3 * core.MAX_TOKENS
+
+
+@dataclass(frozen=True)
+class Prop:
+    """One URL property: its name, its type, its default and its valid values."""
+
+    name: str
+    kind: str  # "choice" or "int"
+    default: object
+    choices: tuple = ()
+    low: int = 0
+    high: int = 0
+    what: str = ""  # how a notice describes the valid values
+
+    def parse(self, text):
+        """The value ``text`` stands for; ValueError when it is not valid."""
+        if self.kind == "choice":
+            value = text.strip().lower()
+            if value not in self.choices:
+                raise ValueError(text)
+            return value
+        value = text.strip()
+        if not value.isdigit() or not value.isascii():
+            raise ValueError(text)
+        number = int(value)
+        if not self.low <= number <= self.high:
+            raise ValueError(text)
+        return number
+
+    def format(self, value):
+        return str(value)
+
+
+PROPS = (
+    Prop("draft", "choice", "aligned", choices=tuple(core.DRAFTS),
+         what="one of " + " or ".join(core.DRAFTS)),
+    Prop("width", "int", 3, low=1, high=core.MAX_WIDTH, what=f"a whole number from 1 to {core.MAX_WIDTH}"),
+    Prop("seed", "int", 0, low=0, high=SEED_MAX, what="a whole number from 0 up"),
+    Prop("steps", "int", 0, low=0, high=STEPS_MAX, what=f"a whole number from 0 to {STEPS_MAX}"),
+)
+BY_NAME = {prop.name: prop for prop in PROPS}
+
+# Parts of the page a link may hide with NAME_hide=1 (or true/yes).
+HIDEABLE = ("draft", "width", "seed", "reset", "intro", "counters", "history", "embed")
+HIDE_SUFFIX = "_hide"
+_TRUE = {"1", "true", "yes", "on"}
+
+DEFAULTS = {prop.name: prop.default for prop in PROPS}
+
+
+@dataclass(frozen=True)
+class UrlState:
+    """What a URL asked for, after validation."""
+
+    values: dict = field(default_factory=lambda: dict(DEFAULTS))
+    hidden: frozenset = frozenset()
+    notices: tuple = ()
+
+    @property
+    def notice(self):
+        """All notices as one line of plain text ("" when the link was fine)."""
+        return " ".join(self.notices)
+
+
+def _query(search):
+    text = search[1:] if search.startswith("?") else search
+    return parse_qsl(text, keep_blank_values=True)
+
+
+def read(search):
+    """Parse a query string (``"?draft=biased&width=3&seed=1"``) into a ``UrlState``.
+
+    Every known property falls back to its default when missing; a value that
+    is present but invalid falls back too and adds a notice.
+    """
+    values = dict(DEFAULTS)
+    hidden = set()
+    bad = []
+    for key, text in _query(search or ""):
+        if key in BY_NAME:
+            prop = BY_NAME[key]
+            try:
+                values[key] = prop.parse(text)
+            except ValueError:
+                values[key] = prop.default
+                bad.append(prop)
+        elif key.endswith(HIDE_SUFFIX) and key[: -len(HIDE_SUFFIX)] in HIDEABLE:
+            if text.strip().lower() in _TRUE:
+                hidden.add(key[: -len(HIDE_SUFFIX)])
+    notices = tuple(
+        f"The link's {prop.name} is not valid (it must be {prop.what}), so the default {prop.default} is used."
+        for prop in bad
+    )
+    return UrlState(values, frozenset(hidden), notices)
+
+
+def write(values, hidden=(), search=""):
+    """The query string for ``values``, keeping keys of ``search`` that are not ours.
+
+    Draft, width and seed are always written (a copied link states its
+    scenario); ``steps`` only when it is not 0; hide flags as ``NAME_hide=1``.
+    """
+    ours = set(BY_NAME) | {name + HIDE_SUFFIX for name in HIDEABLE}
+    others = [(k, v) for k, v in _query(search or "") if k not in ours]
+    pairs = []
+    for prop in PROPS:
+        value = values.get(prop.name, prop.default)
+        if prop.name == "steps" and not value:
+            continue
+        pairs.append((prop.name, prop.format(value)))
+    for name in HIDEABLE:
+        if name in hidden:
+            pairs.append((name + HIDE_SUFFIX, "1"))
+    return "?" + urlencode(pairs + others)

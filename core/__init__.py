@@ -1,0 +1,23 @@
+"""specstep's engine: exact, step-wise speculative sampling on toy A/B/C tables.
+
+Pure standard-library Python, so the same code runs on CPython and in the
+reader's browser through Pyodide and gives byte-identical traces.
+"""
+
+from toy_tables import TOKENS
+
+from . import display
+from .config import DRAFTS, MAX_TOKENS, MAX_WIDTH, Config, ConfigError
+from .records import Block, Bonus, Correction, Counters, Proposal
+from .rule import Decomposition, decompose, parse_distribution
+from .session import ACTIONS, PhaseError, Session, simulate
+from .trace import Trace
+from .variants import VARIANTS as _VARIANTS
+
+VARIANTS = tuple(_VARIANTS)
+
+__all__ = [
+    "ACTIONS", "DRAFTS", "MAX_TOKENS", "MAX_WIDTH", "TOKENS", "VARIANTS",
+    "Block", "Bonus", "Config", "ConfigError", "Correction", "Counters", "Decomposition",
+    "PhaseError", "Proposal", "Session", "Trace", "decompose", "display", "parse_distribution", "simulate",
+]

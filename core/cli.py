@@ -1,0 +1,133 @@
+"""``python -m core``: traces, one-position checks, exact distributions, payoff.
+
+Bad arguments print one line on stderr and exit with status 2; the
+engine's own errors (ConfigError, ValueError) are reported the same way.
+"""
+
+import argparse
+import sys
+from fractions import Fraction
+
+from . import display, exact, payoff
+from .config import DRAFTS, MAX_TOKENS, ConfigError
+from .rule import decompose, parse_distribution
+from .session import simulate
+from .variants import VARIANTS
+
+
+class UsageError(Exception):
+    pass
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError(message)
+
+
+def fraction(text):
+    try:
+        return Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+
+
+def distribution(text):
+    try:
+        return parse_distribution(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def build_parser():
+    parser = Parser(prog="python -m core", description="Exact speculative sampling on toy A/B/C tables.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+
+    def scenario(p, width=True):
+        p.add_argument("--draft", choices=DRAFTS, required=True)
+        if width:
+            p.add_argument("--width", type=int, required=True, help="draft length per block, 1 to 8")
+        p.add_argument("--variant", choices=tuple(VARIANTS), default="exact")
+        p.add_argument("--lookahead", type=fraction, default=None,
+                       help="dynamic lookahead: stop drafting after a proposal with q(x) below this")
+
+    t = sub.add_parser("trace", help="run one scenario and print its trace")
+    scenario(t)
+    t.add_argument("--seed", type=int, required=True)
+    t.add_argument("--max-tokens", type=int, default=MAX_TOKENS)
+    form = t.add_mutually_exclusive_group()
+    form.add_argument("--json", action="store_true")
+    form.add_argument("--markdown", action="store_true")
+
+    c = sub.add_parser("check", help="decompose one position: accepted mass, rejection, residual, final")
+    c.add_argument("--p", type=distribution, required=True, help="target row, e.g. 0.6,0.3,0.1")
+    c.add_argument("--q", type=distribution, required=True, help="draft row, e.g. 0.2,0.5,0.3")
+
+    e = sub.add_parser("exact", help="exact distribution of the first K tokens against the target's")
+    scenario(e)
+    e.add_argument("--length", type=int, required=True, help="K, 1 to 8")
+
+    p = sub.add_parser("payoff", help="tokens per target pass and time per token for widths 1 to 8")
+    scenario(p, width=False)
+    p.add_argument("--cost", type=fraction, required=True, help="c: one draft step's cost relative to one target pass")
+    return parser
+
+
+def run_trace(args):
+    trace = simulate(args.draft, args.width, args.seed, args.max_tokens, args.variant, args.lookahead)
+    if args.json:
+        return trace.to_json()
+    return trace.to_markdown() if args.markdown else trace.to_text()
+
+
+def run_check(args):
+    d = decompose(args.p, args.q)
+    lines = [
+        f"p                      [{display.row(d.p)}]",
+        f"q                      [{display.row(d.q)}]",
+        f"accepted min(p, q)     [{', '.join(map(str, d.accepted))}]",
+        f"rejection 1 - sum      {d.rejection}",
+        f"residual               [{', '.join(map(str, d.residual))}]" + ("  (nothing is ever rejected)" if not d.rejection else ""),
+        f"final = accepted + rejection * residual = [{', '.join(map(str, d.final))}]",
+        f"equals p exactly: {d.final == d.p}",
+        "",
+    ]
+    return "\n".join(lines + display.seed_lines(d))
+
+
+def run_exact(args):
+    c = exact.compare(args.draft, args.width, args.length, args.variant, lookahead=args.lookahead)
+    lines = [f"first {c.k} tokens, {c.draft} draft, width {c.width}, variant {c.variant}", "",
+             f"{'tokens':<{c.k + 2}} {'target':>24} {'this rule':>24}"]
+    for seq in sorted(set(c.target) | set(c.result)):
+        lines.append(f"{''.join(seq):<{c.k + 2}} {str(c.target.get(seq, 0)):>24} {str(c.result.get(seq, 0)):>24}")
+    lines.append("")
+    lines.append(f"total-variation distance: {c.distance}" + ("" if not c.distance else f" ≈ {float(c.distance):.6f}"))
+    lines.append("equal: yes" if not c.distance else f"equal: no (first differs at k = {c.first_departure})")
+    if c.variant == "greedy":
+        lines.append(f"equals greedy target decoding: {'yes' if c.greedy_equal else 'no'}")
+    return "\n".join(lines)
+
+
+def run_payoff(args):
+    table = payoff.payoff_table(args.draft, args.cost, args.lookahead)
+    lines = [f"{args.draft} draft, draft step cost c = {args.cost}; algorithmic expectations, not measured latency",
+             f"alpha (average sum of min(p, q)) = {table.rows[0].alpha} ≈ {float(table.rows[0].alpha):.4f}", "",
+             "width  tokens/pass exact  closed form   time/token exact  closed form"]
+    for r in table.rows:
+        closed = "-" if r.closed_tokens_per_pass is None else f"{float(r.closed_tokens_per_pass):.4f}"
+        closed_t = "-" if r.closed_time_per_token is None else f"{float(r.closed_time_per_token):.4f}"
+        mark = "  <- best" if r.width == table.best_width else ""
+        lines.append(f"{r.width:>5}  {float(r.tokens_per_pass):>17.4f}  {closed:>11}   {float(r.time_per_token):>16.4f}  "
+                     f"{closed_t:>11}{mark}")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    try:
+        args = build_parser().parse_args(argv)
+        out = {"trace": run_trace, "check": run_check, "exact": run_exact, "payoff": run_payoff}[args.command](args)
+    except (UsageError, ConfigError, ValueError) as e:
+        print(f"python -m core: error: {e}", file=sys.stderr)
+        return 2
+    print(out)
+    return 0

@@ -1,0 +1,72 @@
+"""A scenario: which draft, how wide a block, which seed, which rule."""
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Optional
+
+import toy_tables
+
+from .variants import VARIANTS
+
+DRAFTS = tuple(toy_tables.drafts)
+MAX_WIDTH = 8
+MAX_TOKENS = 8
+MAX_SEED = 2**64 - 1
+MAX_OUTPUT = 64
+
+
+class ConfigError(ValueError):
+    """A scenario that cannot run, described in one readable sentence."""
+
+
+def _whole(name, value, low, high):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(f"{name} must be a whole number from {low} to {high}, got {value!r}")
+    if not low <= value <= high:
+        raise ConfigError(f"{name} must be from {low} to {high}, got {value}")
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything that determines a trace. Changing any field starts a new trace.
+
+    ``width`` is the draft length (gamma in the paper). ``lookahead`` is a
+    draft-confidence threshold for dynamic lookahead, or None for a fixed
+    width. ``max_tokens`` is the output limit: the toy has no end-of-sequence
+    token, so it stops there.
+    """
+
+    draft: str = "aligned"
+    width: int = 3
+    seed: int = 0
+    max_tokens: int = MAX_TOKENS
+    variant: str = "exact"
+    lookahead: Optional[Fraction] = None
+
+    def __post_init__(self):
+        if self.draft not in toy_tables.drafts:
+            raise ConfigError(f"unknown draft {self.draft!r}; choose one of: {', '.join(DRAFTS)}")
+        _whole("width", self.width, 1, MAX_WIDTH)
+        _whole("seed", self.seed, 0, MAX_SEED)
+        _whole("max_tokens", self.max_tokens, 1, MAX_OUTPUT)
+        if self.variant not in VARIANTS:
+            raise ConfigError(f"unknown variant {self.variant!r}; choose one of: {', '.join(VARIANTS)}")
+        if self.lookahead is not None:
+            if isinstance(self.lookahead, (bool, float)) or not isinstance(self.lookahead, (int, Fraction)):
+                raise ConfigError(f"lookahead must be an exact fraction from 0 to 1, got {self.lookahead!r}")
+            if not 0 <= self.lookahead <= 1:
+                raise ConfigError(f"lookahead must be from 0 to 1, got {self.lookahead}")
+            object.__setattr__(self, "lookahead", Fraction(self.lookahead))
+
+    def replace(self, **changes):
+        return replace(self, **changes)
+
+    def to_dict(self):
+        return {
+            "draft": self.draft,
+            "width": self.width,
+            "seed": self.seed,
+            "max_tokens": self.max_tokens,
+            "variant": self.variant,
+            "lookahead": None if self.lookahead is None else str(self.lookahead),
+        }

@@ -1,0 +1,49 @@
+"""Formatting exact numbers for people: the display edge, and only that."""
+
+from fractions import Fraction
+
+
+def dec(x, places=2):
+    """``x`` as a decimal with ``places`` digits, rounded half-even on exact values."""
+    if x is None:
+        return "—"
+    x = Fraction(x)
+    scaled = round(x * 10**places)
+    sign = "-" if scaled < 0 else ""
+    scaled = abs(scaled)
+    whole, part = divmod(scaled, 10**places)
+    return f"{sign}{whole}.{part:0{places}d}" if places else f"{sign}{whole}"
+
+
+def frac(x):
+    """``x`` as an exact fraction string, ``"5/8"``."""
+    return "—" if x is None else str(Fraction(x))
+
+
+def row(values, places=2):
+    """A distribution row as ``"0.50, 0.30, 0.20"``."""
+    return ", ".join(dec(v, places) for v in values)
+
+
+def exact_or_dec(x, places=3):
+    """A decimal when it is exact at ``places`` digits, else the fraction and ``≈`` decimal."""
+    if x is None:
+        return "—"
+    x = Fraction(x)
+    if (x * 10**places).denominator == 1:
+        return dec(x, places).rstrip("0").rstrip(".") if "." in dec(x, places) else dec(x, places)
+    return f"{x} ≈ {dec(x, places)}"
+
+
+def percent(x, places=1):
+    return "—" if x is None else f"{dec(Fraction(x) * 100, places)}%"
+
+
+def seed_lines(decomposition):
+    """The three lines the seed ``001_*.txt`` prints for a decomposition, to the digit."""
+    d = decomposition
+    return [
+        f"accepted mass: {[float(x) for x in d.accepted]}",
+        f"rejection probability: {float(d.rejection)}",
+        f"final distribution: {[float(x) for x in d.final]}",
+    ]

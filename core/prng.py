@@ -1,0 +1,49 @@
+"""PCG32, the seeded pseudorandom generator behind every draw.
+
+PCG32 (O'Neill 2014, "PCG: A Family of Simple Fast Space-Efficient
+Statistically Good Algorithms for Random Number Generation"), variant
+XSH-RR with 64-bit state, seeded exactly as ``pcg32_srandom_r`` in the
+reference pcg-c-basic. We use our own small generator instead of Python's
+``random`` so a trace is identical on CPython, in Pyodide, and for a reader
+who redoes it by hand with the four lines of ``step`` below.
+
+The state is a plain integer pair ``(state, inc)`` and the functions are
+pure, so a ``Session`` record can carry its generator and stay immutable.
+
+A draw ``u`` is ``k / 2**32`` for one 32-bit output ``k``: an exact rational
+in [0, 1). The engine compares ``u`` with probabilities by integer
+multiplication, never in floating point.
+"""
+
+from fractions import Fraction
+
+MULTIPLIER = 6364136223846793005
+MASK64 = (1 << 64) - 1
+U_BITS = 32
+U_SCALE = 1 << U_BITS
+
+# Every session uses one stream; the seed picks the starting state.
+STREAM = 54
+
+
+def seed(initstate, initseq=STREAM):
+    """Return the generator seeded like ``pcg32_srandom_r(initstate, initseq)``."""
+    inc = ((initseq << 1) | 1) & MASK64
+    state = (0 * MULTIPLIER + inc) & MASK64
+    state = (state + initstate) & MASK64
+    state = (state * MULTIPLIER + inc) & MASK64
+    return state, inc
+
+
+def step(rng):
+    """Return ``(next_rng, k)`` with ``k`` the next 32-bit output."""
+    state, inc = rng
+    xorshifted = (((state >> 18) ^ state) >> 27) & 0xFFFFFFFF
+    rot = state >> 59
+    k = ((xorshifted >> rot) | (xorshifted << ((-rot) & 31))) & 0xFFFFFFFF
+    return ((state * MULTIPLIER + inc) & MASK64, inc), k
+
+
+def as_u(k):
+    """The exact uniform draw ``k / 2**32`` that a 32-bit output stands for."""
+    return Fraction(k, U_SCALE)

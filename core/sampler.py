@@ -1,0 +1,77 @@
+"""Many seeded runs at once: how often each k-token prefix comes out.
+
+Runs use the same block machinery as sessions (``core.block``) but keep
+only output tokens, so 100,000 short runs take about a second. Run ``i``
+uses seed ``base_seed + i``, so any single run can be replayed in the
+widget with that seed.
+"""
+
+from collections import Counter
+
+import toy_tables
+from toy_tables import TOKENS
+
+from . import prng
+from .block import committed, draft_block, verify_block
+from .config import MAX_TOKENS, Config
+from .rule import pick
+from .variants import VARIANTS
+
+MAX_RUNS = 100_000
+
+
+def _check_runs(n, k, max_tokens):
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_RUNS:
+        raise ValueError(f"the number of runs must be from 1 to {MAX_RUNS:,}, got {n!r}")
+    if not 1 <= k <= max_tokens:
+        raise ValueError(f"k must be from 1 to {max_tokens}, got {k!r}")
+
+
+def speculative_prefix(config, k, rng):
+    """The first ``k`` output tokens of one run (as a tuple of indices)."""
+    variant = VARIANTS[config.variant]
+    draft = toy_tables.drafts[config.draft]
+    target = toy_tables.target
+    out = ()
+    last = ""
+    while len(out) < k:
+        room = config.max_tokens - len(out)
+        rng, raw, _ = draft_block(variant, draft, last, min(config.width, room), config.lookahead, rng)
+        rng, judged, outcome = verify_block(variant, target, draft, last, raw, room, rng)
+        out += committed(raw, judged, outcome)
+        last = TOKENS[out[-1]]
+    return out[:k]
+
+
+def sample_prefixes(draft, width, k, n, base_seed=0, variant="exact", max_tokens=MAX_TOKENS, lookahead=None):
+    """Counts of the first ``k`` tokens over ``n`` runs: ``Counter({("A", "B"): 812, ...})``."""
+    config = Config(draft, width, base_seed, max_tokens, variant, lookahead)
+    _check_runs(n, k, max_tokens)
+    counts = Counter(speculative_prefix(config, k, prng.seed(base_seed + i)) for i in range(n))
+    return Counter({tuple(TOKENS[x] for x in seq): c for seq, c in counts.items()})
+
+
+def ordinary_prefix(k, rng):
+    """Ordinary decoding: one draw per token straight from the target's row."""
+    weights, den = toy_tables.target.weights, toy_tables.target.denominator
+    out = ()
+    last = ""
+    for _ in range(k):
+        rng, u = prng.step(rng)
+        x = pick(weights[last], den, u)
+        out += (x,)
+        last = TOKENS[x]
+    return out
+
+
+def sample_target(k, n, base_seed=0):
+    """The same ``n`` seeds through ordinary target-only decoding."""
+    Config(seed=base_seed)
+    _check_runs(n, k, MAX_TOKENS)
+    counts = Counter(ordinary_prefix(k, prng.seed(base_seed + i)) for i in range(n))
+    return Counter({tuple(TOKENS[x] for x in seq): c for seq, c in counts.items()})
+
+
+def ordinary_output(seed, k=MAX_TOKENS):
+    """What ordinary decoding writes with ``seed``: same distribution, different draws."""
+    return tuple(TOKENS[x] for x in ordinary_prefix(k, prng.seed(seed)))

@@ -1,0 +1,244 @@
+"""A step-wise session: draft → verify → commit, one block at a time.
+
+A ``Session`` is a frozen record. Each action returns a new session, so the
+app can keep the previous one (undo is free) and nothing shared is mutated.
+The phases follow Algorithm 1 of Leviathan et al. (2023):
+
+* ``draft()`` proposes ``min(width, tokens left)`` tokens from the draft
+  table. They are not in the output yet.
+* ``verify()`` is one target pass: it scores every proposal, judges them
+  left to right, discards everything after the first rejection, and draws
+  the correction from the residual, or, after a full acceptance when the
+  limit allows, a bonus token from the target.
+* ``commit()`` appends the accepted prefix plus the correction or bonus.
+
+Draws are consumed in the order documented in ``core.block``.
+"""
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Optional
+
+import toy_tables
+from toy_tables import TOKENS
+
+INDEX = {t: i for i, t in enumerate(TOKENS)}
+
+from . import prng, rule
+from .block import committed, draft_block, verify_block
+from .config import Config
+from .records import Block, Bonus, Correction, Counters, Proposal
+from .trace import Trace
+from .variants import VARIANTS
+
+ACTIONS = ("draft", "verify", "commit", "step", "run_block", "run_to_end", "reset")
+
+
+class PhaseError(RuntimeError):
+    """An action pressed at the wrong moment (for example Verify before Draft)."""
+
+
+_NEEDS = {
+    "draft": "Draft starts a new block, but {why}.",
+    "verify": "Verify scores a drafted block, but {why}.",
+    "commit": "Commit appends a verified block, but {why}.",
+}
+_WHY = {
+    "draft": "the next step is Draft",
+    "verify": "a block is drafted and waits for Verify",
+    "commit": "a verified block waits for Commit",
+    "done": f"the output has reached its limit (this toy has no end-of-sequence token)",
+}
+
+
+@lru_cache(maxsize=None)
+def _positions(variant_name, draft_name):
+    """Exact numbers for every (last token, proposal) pair, computed once: tables are fixed."""
+    variant = VARIANTS[variant_name]
+    out = {}
+    for last, p in toy_tables.target.rows.items():
+        q = toy_tables.drafts[draft_name].rows[last]
+        for x in range(len(TOKENS)):
+            if q[x]:
+                out[last, x] = (p, q, p[x] / q[x], variant.accept_probability(p, q, x))
+    return out
+
+
+@lru_cache(maxsize=None)
+def _replacement(variant_name, draft_name, last, x):
+    variant = VARIANTS[variant_name]
+    p = toy_tables.target.rows[last]
+    q = toy_tables.drafts[draft_name].rows[last]
+    rejection = 1 - sum(min(a, b) for a, b in zip(p, q))
+    return p, q, variant.replace_dist(p, q, x), rejection
+
+
+@lru_cache(maxsize=None)
+def _bonus_row(variant_name, last):
+    return VARIANTS[variant_name].bonus_dist(toy_tables.target.rows[last])
+
+
+def _key(prefix):
+    return prefix[-1] if prefix else ""
+
+
+@dataclass(frozen=True)
+class Session:
+    config: Config
+    rng: tuple
+    phase: str = "draft"
+    output: tuple = ()
+    blocks: tuple = ()
+    pending: Optional[Block] = None
+
+    def __init__(self, config, rng, phase="draft", output=(), blocks=(), pending=None):
+        # Written out for speed, like Proposal's: a trace builds one per block.
+        self.__dict__.update(config=config, rng=rng, phase=phase, output=output, blocks=blocks, pending=pending)
+
+    @property
+    def counters(self):
+        """Counts over the committed blocks (a pending block is not counted yet)."""
+        return Counters.of(self.blocks)
+
+    @classmethod
+    def start(cls, config=None, **fields):
+        """A fresh session; ``fields`` build a ``Config`` when none is given."""
+        config = config if config is not None else Config(**fields)
+        return cls(config, prng.seed(config.seed), "done" if config.max_tokens == 0 else "draft")
+
+    # ---- what may happen next ---------------------------------------------
+
+    @property
+    def left(self):
+        """Tokens the output can still take."""
+        return self.config.max_tokens - len(self.output)
+
+    @property
+    def next_action(self):
+        return None if self.phase == "done" else self.phase
+
+    def can(self, action):
+        if action == "reset":
+            return bool(self.blocks or self.pending)
+        if action in ("step", "run_block", "run_to_end"):
+            return self.phase != "done"
+        if action in _NEEDS:
+            return self.phase == action
+        raise ValueError(f"unknown action {action!r}; actions are {', '.join(ACTIONS)}")
+
+    def _require(self, action):
+        if self.phase != action:
+            raise PhaseError(_NEEDS[action].format(why=_WHY[self.phase]))
+
+    # ---- the three phases -------------------------------------------------
+
+    def draft(self):
+        self._require("draft")
+        rng, raw, stopped = self._draft_raw()
+        draft = toy_tables.drafts[self.config.draft]
+        prefix = self.output
+        proposals = []
+        for i, (x, k) in enumerate(raw):
+            q = draft.rows[_key(prefix)]
+            proposals.append(Proposal(i, prefix, TOKENS[x], q, q[x], k))
+            prefix = prefix + (TOKENS[x],)
+        block = Block(len(self.blocks), self.output, tuple(proposals), stopped_early=stopped)
+        return Session(self.config, rng, "verify", self.output, self.blocks, block)
+
+    def verify(self):
+        self._require("verify")
+        block = self.pending
+        raw = tuple((INDEX[x.token], x.draft_k) for x in block.proposals)
+        rng, block = self._verified(raw, block.stopped_early, self.rng)
+        return Session(self.config, rng, "commit", self.output, self.blocks, block)
+
+    def commit(self):
+        self._require("commit")
+        return self._commit(self.pending, self.rng)
+
+    # ---- the machinery behind them ------------------------------------------
+
+    def _draft_raw(self):
+        c = self.config
+        return draft_block(VARIANTS[c.variant], toy_tables.drafts[c.draft], _key(self.output),
+                           min(c.width, self.left), c.lookahead, self.rng)
+
+    def _verified(self, raw, stopped, rng):
+        """Run the target pass on drafted ``raw`` proposals and build the verified block."""
+        c = self.config
+        draft = toy_tables.drafts[c.draft]
+        rng, judged, outcome = verify_block(
+            VARIANTS[c.variant], toy_tables.target, draft, _key(self.output), raw, self.left, rng
+        )
+        positions = _positions(c.variant, c.draft)
+        prefix = self.output
+        proposals = []
+        for i, (x, draft_k) in enumerate(raw):
+            p, q, ratio, accept = positions[prefix[-1] if prefix else "", x]
+            token = TOKENS[x]
+            if i < len(judged):
+                accepted, k, y = judged[i]
+                proposals.append(Proposal(i, prefix, token, q, q[x], draft_k,
+                                          "accepted" if accepted else "rejected", p, p[x], ratio, accept, k,
+                                          None if y is None else TOKENS[y]))
+            else:
+                proposals.append(Proposal(i, prefix, token, q, q[x], draft_k, "discarded", p, p[x], ratio))
+            prefix = prefix + (token,)
+        tokens = tuple(TOKENS[x] for x in committed(raw, judged, outcome))
+        correction = bonus = None
+        if outcome is not None:
+            kind, last, token, k = outcome
+            at = self.output + tokens[:-1]
+            if kind == "correction":
+                rejected = raw[len(judged) - 1][0]
+                p, q, row, rejection = _replacement(c.variant, c.draft, last, rejected)
+                correction = Correction(at, p, q, row, rejection, VARIANTS[c.variant].replace_source, k,
+                                        TOKENS[token])
+            else:
+                bonus = Bonus(at, _bonus_row(c.variant, last), k, TOKENS[token])
+        block = Block(len(self.blocks), self.output, tuple(proposals), correction, bonus, tokens, stopped, True)
+        return rng, block
+
+    def _commit(self, block, rng):
+        output = self.output + block.committed
+        phase = "done" if len(output) >= self.config.max_tokens else "draft"
+        return Session(self.config, rng, phase, output, self.blocks + (block,))
+
+    # ---- conveniences -----------------------------------------------------
+
+    def step(self):
+        """Perform the next phase."""
+        if self.phase == "done":
+            raise PhaseError(f"Nothing to do: {_WHY['done']}.")
+        return getattr(self, self.phase)()
+
+    def run_block(self):
+        """Finish the current block, from whatever phase it is in."""
+        if self.phase == "draft":
+            # Same draws and records as draft → verify → commit, without the
+            # intermediate "proposed" records nobody will look at.
+            rng, raw, stopped = self._draft_raw()
+            rng, block = self._verified(raw, stopped, rng)
+            return self._commit(block, rng)
+        session = self.step()
+        while session.phase in ("verify", "commit"):
+            session = session.step()
+        return session
+
+    def run_to_end(self):
+        session = self
+        while session.phase != "done":
+            session = session.run_block()
+        return session
+
+    def reset(self):
+        return Session.start(self.config)
+
+    def trace(self):
+        return Trace(self.config, self.output, self.blocks, self.counters)
+
+
+def simulate(draft, width, seed, max_tokens=8, variant="exact", lookahead=None):
+    """Run one scenario to its output limit and return the finished ``Trace``."""
+    config = Config(draft, width, seed, max_tokens, variant, lookahead)
+    return Session.start(config).run_to_end().trace()

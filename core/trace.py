@@ -1,0 +1,85 @@
+"""A finished trace and its three written forms: JSON, text and Markdown.
+
+The JSON names are relied on by tools and course notes: fields may be
+added, none renamed. Probabilities and draws are exact fraction strings.
+"""
+
+import json
+from dataclasses import dataclass
+
+from . import display
+
+
+@dataclass(frozen=True)
+class Trace:
+    config: object
+    output: tuple
+    blocks: tuple
+    counters: object
+
+    def to_dict(self):
+        out = self.config.to_dict()
+        out["output"] = list(self.output)
+        out["blocks"] = [b.to_dict() for b in self.blocks]
+        out["counters"] = self.counters.to_dict()
+        return out
+
+    def to_json(self, indent=None):
+        return json.dumps(self.to_dict(), indent=indent, sort_keys=False)
+
+    def to_text(self):
+        c = self.config
+        lines = [f"draft={c.draft} width={c.width} seed={c.seed} max_tokens={c.max_tokens} variant={c.variant}"
+                 + ("" if c.lookahead is None else f" lookahead={c.lookahead}")]
+        for b in self.blocks:
+            lines.append(f"block {b.index + 1}  prefix [{' '.join(b.prefix)}]")
+            for x in b.proposals:
+                if x.status == "discarded":
+                    lines.append(f"  {x.token}  q={display.dec(x.q_x)}  discarded (after a rejection)")
+                else:
+                    lines.append(
+                        f"  {x.token}  q={display.dec(x.q_x)} p={display.dec(x.p_x)} "
+                        f"accept={display.frac(x.accept_probability)} u={display.dec(x.u, 4) if x.u is not None else '-'}"
+                        f"  {x.status}"
+                    )
+            if b.correction:
+                r = b.correction
+                lines.append(f"  correction {r.token} from {r.source} [{display.row(r.residual)}]"
+                             + ("" if r.u is None else f" u={display.dec(r.u, 4)}"))
+            if b.bonus:
+                lines.append(f"  bonus {b.bonus.token} from p [{display.row(b.bonus.p)}]"
+                             + ("" if b.bonus.u is None else f" u={display.dec(b.bonus.u, 4)}"))
+            lines.append(f"  committed {' '.join(b.committed)}")
+        n = self.counters
+        lines.append(f"output: {' '.join(self.output)}")
+        lines.append(
+            f"target passes {n.target_passes} (ordinary decoding: {n.ordinary_passes}), "
+            f"accepted {n.accepted}, rejected {n.rejected}, discarded {n.discarded}, bonus {n.bonus}"
+        )
+        return "\n".join(lines)
+
+    def to_markdown(self):
+        c = self.config
+        lines = [
+            f"**Speculative sampling trace**: {c.draft} draft, width {c.width}, seed {c.seed}, "
+            f"variant {c.variant}, limit {c.max_tokens} tokens.",
+            "",
+            "| block | prefix | proposals | replacement / bonus | committed |",
+            "| --- | --- | --- | --- | --- |",
+        ]
+        for b in self.blocks:
+            props = ", ".join(f"{x.token} ({x.status})" for x in b.proposals) or "none"
+            extra = "—"
+            if b.correction:
+                extra = f"correction {b.correction.token}"
+            elif b.bonus:
+                extra = f"bonus {b.bonus.token}"
+            lines.append(f"| {b.index + 1} | {' '.join(b.prefix) or '(empty)'} | {props} | {extra} | "
+                         f"{' '.join(b.committed)} |")
+        n = self.counters
+        lines += [
+            "",
+            f"Output: **{' '.join(self.output)}** after {n.target_passes} target passes "
+            f"(ordinary decoding: {n.ordinary_passes}). Algorithmic counts, not measured latency.",
+        ]
+        return "\n".join(lines)

@@ -1,0 +1,54 @@
+// Byte-compile Python files to Python 3.13 .pyc with Pyodide's own Python, under Node.
+//
+//   node web/compile_pyc.mjs PYODIDE_DIR JOB.json
+//
+// JOB.json: {"root": "/abs/host/dir", "trees": [{"path": "rel/dir", "sourceless": true,
+//            "display_prefix": "/lib/python3.13/site-packages"}]}
+// Every .py under each tree is compiled in place. sourceless=true writes mod.pyc beside
+// mod.py and deletes mod.py (the layout of Pyodide's own "pyc" build: imports skip the
+// compile and the wheel shrinks); sourceless=false keeps mod.py and adds
+// __pycache__/mod.cpython-313.pyc. Both use unchecked-hash pycs (PEP 552), so file times
+// lost in a zip do not matter. Prints one JSON line: {"compiled": N, "python": "3.13.x"}.
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const [pyodideDir, jobPath] = process.argv.slice(2);
+if (!pyodideDir || !jobPath) {
+  process.stderr.write("usage: node compile_pyc.mjs PYODIDE_DIR JOB.json\n");
+  process.exit(2);
+}
+const job = JSON.parse(readFileSync(jobPath, "utf8"));
+const { loadPyodide } = await import(pathToFileURL(join(resolve(pyodideDir), "pyodide.mjs")).href);
+const pyodide = await loadPyodide({ indexURL: resolve(pyodideDir) + "/" });
+pyodide.mountNodeFS("/build", resolve(job.root));
+pyodide.globals.set("job_json", JSON.stringify(job));
+const out = pyodide.runPython(`
+import json, os, py_compile, sys, importlib.util
+
+job = json.loads(job_json)
+mode = py_compile.PycInvalidationMode.UNCHECKED_HASH
+count = 0
+for tree in job["trees"]:
+    base = os.path.join("/build", tree["path"])
+    for folder, dirs, files in os.walk(base):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            source = os.path.join(folder, name)
+            rel = os.path.relpath(source, base)
+            display = tree["display_prefix"].rstrip("/") + "/" + rel
+            if tree["sourceless"]:
+                target = source[:-3] + ".pyc"
+            else:
+                target = importlib.util.cache_from_source(source)
+            py_compile.compile(source, cfile=target, dfile=display, doraise=True,
+                               invalidation_mode=mode)
+            if tree["sourceless"]:
+                os.remove(source)
+            count += 1
+json.dumps({"compiled": count, "python": sys.version.split()[0],
+            "cache_tag": sys.implementation.cache_tag})
+`);
+process.stdout.write(out + "\n");
