@@ -44,10 +44,10 @@ _NEEDS = {
     "commit": "Commit appends a verified block, but {why}.",
 }
 _WHY = {
-    "draft": "the next step is Draft",
+    "draft": "no block is drafted yet: the next step is Draft",
     "verify": "a block is drafted and waits for Verify",
     "commit": "a verified block waits for Commit",
-    "done": f"the output has reached its limit (this toy has no end-of-sequence token)",
+    "done": "the output has reached its limit (this toy has no end-of-sequence token)",
 }
 
 
@@ -233,6 +233,10 @@ class Session:
 
     def reset(self):
         return Session.start(self.config)
+
+    def reconfigure(self, **changes):
+        """A fresh session with some settings changed: a new draft, width or seed starts a new trace."""
+        return Session.start(self.config.replace(**changes))
 
     def trace(self):
         return Trace(self.config, self.output, self.blocks, self.counters)
