@@ -161,6 +161,12 @@ def trace_time_per_token(counters, cost):
     return (Fraction(cost) * counters.draft_steps + counters.target_passes) / counters.committed
 
 
+def trace_speedup(counters, cost):
+    """The same trace as a speedup over ordinary decoding (above 1 pays off)."""
+    time = trace_time_per_token(counters, cost)
+    return None if time is None else 1 / time
+
+
 @dataclass(frozen=True)
 class TraceExpectation:
     """Exact expectations for one whole trace to ``max_tokens`` (what the counters show)."""

@@ -100,6 +100,11 @@ class Correction:
     k: Optional[int]
     token: str
 
+    def __init__(self, prefix, p, q, residual, rejection, source, k, token):
+        # Written out for speed, like Proposal's.
+        self.__dict__.update(prefix=prefix, p=p, q=q, residual=residual, rejection=rejection, source=source, k=k,
+                             token=token)
+
     @property
     def u(self):
         return _u(self.k)
@@ -124,6 +129,10 @@ class Bonus:
     p: tuple
     k: Optional[int]
     token: str
+
+    def __init__(self, prefix, p, k, token):
+        # Written out for speed, like Proposal's.
+        self.__dict__.update(prefix=prefix, p=p, k=k, token=token)
 
     @property
     def u(self):

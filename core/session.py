@@ -65,12 +65,17 @@ def _positions(variant_name, draft_name):
 
 
 @lru_cache(maxsize=None)
-def _replacement(variant_name, draft_name, last, x):
+def _replacements(variant_name, draft_name):
+    """For each (last token, rejected proposal): p, q, the row the replacement is drawn from, and the
+    chance this position rejects at all, 1 - sum(min(p, q))."""
     variant = VARIANTS[variant_name]
-    p = toy_tables.target.rows[last]
-    q = toy_tables.drafts[draft_name].rows[last]
-    rejection = 1 - sum(min(a, b) for a, b in zip(p, q))
-    return p, q, variant.replace_dist(p, q, x), rejection
+    out = {}
+    for last, p in toy_tables.target.rows.items():
+        q = toy_tables.drafts[draft_name].rows[last]
+        rejection = 1 - sum(min(a, b) for a, b in zip(p, q))
+        for x in range(len(TOKENS)):
+            out[last, x] = (p, q, variant.replace_dist(p, q, x), rejection)
+    return out
 
 
 @lru_cache(maxsize=None)
@@ -191,7 +196,7 @@ class Session:
             at = self.output + tokens[:-1]
             if kind == "correction":
                 rejected = raw[len(judged) - 1][0]
-                p, q, row, rejection = _replacement(c.variant, c.draft, last, rejected)
+                p, q, row, rejection = _replacements(c.variant, c.draft)[last, rejected]
                 correction = Correction(at, p, q, row, rejection, VARIANTS[c.variant].replace_source, k,
                                         TOKENS[token])
             else:

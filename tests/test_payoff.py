@@ -81,7 +81,8 @@ def test_trace_expectation_for_the_aligned_draft_is_deterministic():
 def test_a_trace_point_is_its_own_counters_priced():
     counters = Counters(target_passes=2, draft_steps=6, proposed=6, accepted=6, committed=8)
     assert payoff.trace_time_per_token(counters, F(1, 10)) == (F(6, 10) + 2) / 8
-    assert payoff.trace_time_per_token(Counters(), 1) is None
+    assert payoff.trace_speedup(counters, F(1, 10)) == 8 / (F(6, 10) + 2)
+    assert payoff.trace_time_per_token(Counters(), 1) is None and payoff.trace_speedup(Counters(), 1) is None
 
 
 @pytest.mark.parametrize("width", [1, 3, 8])
