@@ -67,3 +67,8 @@ def test_a_valid_table_loads_exactly():
     table = load_table("toy", GOOD)
     assert table.rows["C"] == (F(1, 3), F(1, 3), F(1, 3))
     assert table.denominator == 6
+
+
+def test_loaded_tables_are_read_only():
+    with pytest.raises(TypeError):
+        toy_tables.target.rows["A"] = (F(1), F(0), F(0))

@@ -8,6 +8,7 @@ silently wrong trace. Every error names the table, the row and the problem.
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
+from types import MappingProxyType
 
 from .data import TOKENS
 
@@ -74,4 +75,5 @@ def load_table(name, raw):
         rows[key] = row
     denominator = lcm(*(x.denominator for row in rows.values() for x in row))
     weights = {k: tuple(int(x * denominator) for x in row) for k, row in rows.items()}
-    return Table(name, rows, weights, denominator)
+    # Read-only views: a table is shared by every session and must not change under them.
+    return Table(name, MappingProxyType(rows), MappingProxyType(weights), denominator)
