@@ -1,0 +1,111 @@
+"""Local HTTP servers for the build tests: the built site, and a stand-in for the Pyodide CDN.
+
+Both listen on 127.0.0.1 only, on a free port, in a daemon thread, and record
+every path requested. The stand-in CDN serves the npm package pyodide@0.29.3
+(the core runtime and its lock file, no compiled packages) with CORS, as the
+real CDN does; ``mode`` switches it between serving, answering 503, and
+hanging (accepting connections but never answering, like a blocked network).
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+import time
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm",
+                      ".webmanifest": "application/manifest+json", ".whl": "application/zip",
+                      ".json": "application/json"}
+
+    def log_message(self, format, *args):
+        pass
+
+    def end_headers(self):
+        if self.server.cors:
+            self.send_header("Access-Control-Allow-Origin", "*")
+        super().end_headers()
+
+    def do_GET(self):
+        self.server.requests.append(unquote(urlsplit(self.path).path))
+        mode = self.server.mode
+        if mode == "hang":
+            # Hold the connection open without an answer, until the server stops.
+            while not self.server.stopping.wait(0.2):
+                pass
+            return
+        if mode == "fail":
+            self.send_error(503, "Service unavailable (test)")
+            return
+        super().do_GET()
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        # A browser that cancels a download (a closed page, a failed start) is no error here.
+        import sys
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
+
+
+class LocalServer:
+    """Serves ``folder`` at http://127.0.0.1:PORT/ until ``stop()``."""
+
+    def __init__(self, folder: Path, cors: bool = False, mode: str = "serve"):
+        handler = functools.partial(_Handler, directory=str(folder))
+        self.httpd = _Server(("127.0.0.1", 0), handler)
+        self.httpd.cors = cors
+        self.httpd.mode = mode
+        self.httpd.requests = []
+        self.httpd.stopping = threading.Event()
+        self.port = self.httpd.server_address[1]
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    @property
+    def requests(self) -> list[str]:
+        return list(self.httpd.requests)
+
+    def set_mode(self, mode: str):
+        assert mode in ("serve", "fail", "hang")
+        self.httpd.mode = mode
+
+    def clear(self):
+        self.httpd.requests.clear()
+
+    def stop(self):
+        self.httpd.stopping.set()
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self.thread.join(timeout=5)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+def free_port() -> int:
+    """A port on 127.0.0.1 nobody listens on (bound, then released)."""
+    import socket
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_until(predicate, timeout: float, step: float = 0.1) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(step)
+    return predicate()
