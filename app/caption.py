@@ -20,10 +20,10 @@ class Caption(pn.viewable.Viewer):
 
     def __init__(self, **params):
         super().__init__(**params)
-        self._text = pn.pane.HTML("", stylesheets=[theme.CSS], sizing_mode="stretch_width", margin=0)
-        self._notice = pn.pane.HTML("", stylesheets=[theme.CSS], sizing_mode="stretch_width",
+        self.text = pn.pane.HTML("", stylesheets=[theme.CSS], sizing_mode="stretch_width", margin=0)
+        self.notice_pane = pn.pane.HTML("", stylesheets=[theme.CSS], sizing_mode="stretch_width",
                                     margin=(8, 0, 0, 0), visible=False)
-        self._layout = pn.Column(self._text, self._notice, sizing_mode="stretch_width",
+        self._layout = pn.Column(self.text, self.notice_pane, sizing_mode="stretch_width",
                                  stylesheets=[theme.CAPTION_CARD], margin=(6, 0))
         self.model.param.watch(self._sync, ["session", "happened", "notice"])
         self._sync()
@@ -55,9 +55,9 @@ class Caption(pn.viewable.Viewer):
         limit = m.limit_words()
         if limit:
             html += f'<div class="limit" role="note">{theme.esc(limit)}</div>'
-        self._text.object = html
-        self._notice.object = f'<div class="notice" role="alert">{theme.esc(m.notice)}</div>' if m.notice else ""
-        self._notice.visible = bool(m.notice)
+        self.text.object = html
+        self.notice_pane.object = f'<div class="notice" role="alert">{theme.esc(m.notice)}</div>' if m.notice else ""
+        self.notice_pane.visible = bool(m.notice)
 
     def __panel__(self):
         return self._layout

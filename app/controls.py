@@ -51,22 +51,22 @@ class Scenario(pn.viewable.Viewer):
         super().__init__(**params)
         m = self.model
         self.draft = pn.widgets.RadioButtonGroup(
-            name="Draft model", options=DRAFT_OPTIONS, value=m.draft, button_type="primary",
-            button_style="outline", stylesheets=[theme.BUTTON], margin=(4, 5),
+            label="Draft model", options=DRAFT_OPTIONS, value=m.draft, color="primary",
+            variant="outline", stylesheets=[theme.BUTTON], margin=(4, 5),
         )
         self.width = pn.widgets.IntSlider(
-            name="Draft width (tokens per block)", start=1, end=m.param.width.bounds[1], value=m.width,
+            label="Tokens per block", start=1, end=m.param.width.bounds[1], value=m.width,
             sizing_mode="stretch_width", min_width=160, margin=(4, 10),
         )
         self.seed = pn.widgets.IntInput(
-            name="Seed", start=0, end=SEED_MAX, value=m.seed, width=130, margin=(4, 5),
+            label="Seed", start=0, end=SEED_MAX, value=m.seed, width=130, margin=(4, 5),
         )
         self.seed_down = pn.widgets.Button(
-            name="−", description="Previous seed", width=44, stylesheets=[theme.BUTTON],
+            label="−", description="Previous seed", width=44, stylesheets=[theme.BUTTON],
             align="end", margin=(4, 2),
         )
         self.seed_up = pn.widgets.Button(
-            name="+", description="Next seed", width=44, stylesheets=[theme.BUTTON],
+            label="+", description="Next seed", width=44, stylesheets=[theme.BUTTON],
             align="end", margin=(4, 2),
         )
         self.seed_down.on_click(lambda event: self._shift_seed(-1))
@@ -92,8 +92,7 @@ class Scenario(pn.viewable.Viewer):
             pn.Row(self.seed, self.seed_down, self.seed_up, margin=0),
             styles={"flex": "1 1 220px", "min-width": "0"}, margin=0,
         )
-        self.seed.name = ""  # the label above names it
-        self.width.name = ""
+        self.seed.label = ""  # the label above names it
         self._layout = pn.FlexBox(
             self._draft_box, self._width_box, self._seed_box,
             gap="12px 24px", flex_wrap="wrap", sizing_mode="stretch_width",
@@ -140,15 +139,16 @@ class Actions(pn.viewable.Viewer):
         self.buttons = {}
         for action, label in LABELS.items():
             button = pn.widgets.Button(
-                name=label, description=TOOLTIPS[action], stylesheets=[theme.BUTTON], margin=(4, 4),
+                label=label, description=TOOLTIPS[action], stylesheets=[theme.BUTTON], margin=(4, 4),
             )
             button.on_click(lambda event, action=action: self.model.act(action))
             self.buttons[action] = button
-        b = self.buttons
+        # One wrapping row; a wider gap after Commit and Run to end groups the
+        # three phases, the shortcuts, and Reset.
+        for action in ("commit", "run_to_end"):
+            self.buttons[action].margin = (4, 20, 4, 4)
         self._layout = pn.FlexBox(
-            pn.Row(b["draft"], b["verify"], b["commit"], margin=(0, 12, 0, 0)),
-            pn.Row(b["step"], b["run_block"], b["run_to_end"], margin=(0, 12, 0, 0)),
-            b["reset"],
+            *self.buttons.values(),
             flex_wrap="wrap", align_items="center", sizing_mode="stretch_width", margin=(4, 0),
         )
         self.model.param.watch(self._sync, ["session", "hidden"])
@@ -159,7 +159,7 @@ class Actions(pn.viewable.Viewer):
         upcoming = m.session.next_action
         for action, button in self.buttons.items():
             button.disabled = not m.can(action)
-            button.button_type = "primary" if action == upcoming else "default"
+            button.color = "primary" if action == upcoming else "default"
         self.buttons["reset"].visible = "reset" not in m.hidden
 
     def __panel__(self):

@@ -35,7 +35,6 @@ LABELS = {
 }
 ACTIONS = tuple(LABELS)
 
-DRAFT_NAMES = {"aligned": "aligned", "biased": "biased"}
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
@@ -358,9 +357,9 @@ class Model(param.Parameterized):
         """What the next click will do (starts with the button's name), or "" when the trace is finished."""
         s = self.session
         if s.phase == "draft":
-            n = min(s.config.width, s.left)
-            where = "the start" if not s.output else f"the output {tokens(s.output)}"
-            return (f"Draft asks the draft model for {count(n, 'token')} after {where}, one at a time; "
+            n = min(s.config.width, s.left)  # a count of tokens, not a probability
+            after = "" if not s.output else f" after {tokens(s.output)}"
+            return (f"Draft asks the draft model to guess the next {count(n, 'token')}{after}, one at a time; "
                     f"each is drawn from the draft's probabilities q.")
         if s.phase == "verify":
             n = len(s.pending.proposals)

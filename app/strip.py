@@ -42,6 +42,24 @@ LEGEND = (
 )
 
 
+ORIGIN_MARK = {"accepted": "✓", "correction": "↺", "bonus": "★"}
+ORIGIN_TIP = {
+    "accepted": "an accepted draft token",
+    "correction": "a correction drawn from the residual",
+    "bonus": "a bonus token drawn from the target",
+}
+
+
+def origins(block):
+    """Where each committed token of ``block`` came from, in order: accepted proposals, then the extra token."""
+    out = ["accepted"] * block.count("accepted")
+    if block.correction is not None:
+        out.append("correction")
+    if block.bonus is not None:
+        out.append("bonus")
+    return out
+
+
 def _legend_html():
     items = []
     for kind, text in LEGEND:
@@ -49,7 +67,13 @@ def _legend_html():
     return ('<div class="legend" aria-label="How to read the chips">' + "".join(items)
             + '<span class="item">Colours: '
             + " ".join(theme.chip(t, "sm") for t in theme.TOKEN_COLOURS)
-            + " (the letter is always shown)</span></div>")
+            + " (the letter is always shown)</span>"
+            + '<span class="item">In the output: ✓ accepted guess, ↺ correction, ★ bonus</span></div>')
+
+
+def _joiner(symbol):
+    return pn.pane.HTML(f'<span class="muted" aria-hidden="true" style="font-size:1.4rem">{symbol}</span>',
+                        stylesheets=[theme.CSS], margin=(0, 6), align="center")
 
 
 class TokenStrip(pn.viewable.Viewer):
@@ -59,17 +83,19 @@ class TokenStrip(pn.viewable.Viewer):
 
     def __init__(self, **params):
         super().__init__(**params)
-        self._output = pn.pane.HTML("", stylesheets=[theme.CSS], sizing_mode="stretch_width", margin=(0, 0, 6, 0))
-        self._block_title = pn.pane.HTML("", stylesheets=[theme.CSS], sizing_mode="stretch_width", margin=(6, 0, 0, 0))
-        self._chips = pn.FlexBox(flex_wrap="wrap", align_items="center", gap="6px 10px",
+        self.output = pn.pane.HTML("", stylesheets=[theme.CSS], sizing_mode="stretch_width", margin=(0, 0, 6, 0))
+        self.block_title = pn.pane.HTML("", stylesheets=[theme.CSS], sizing_mode="stretch_width", margin=(6, 0, 0, 0))
+        self.chips = pn.FlexBox(flex_wrap="wrap", align_items="center", gap="6px 10px",
                                  sizing_mode="stretch_width", margin=(2, 0))
-        self._note = pn.pane.HTML("", stylesheets=[theme.CSS], sizing_mode="stretch_width", margin=(4, 0, 0, 0))
+        self.note = pn.pane.HTML("", stylesheets=[theme.CSS], sizing_mode="stretch_width", margin=(4, 0, 0, 0))
         self._legend = pn.pane.HTML(_legend_html(), stylesheets=[theme.CSS], sizing_mode="stretch_width",
                                     margin=(10, 0, 0, 0))
         self._layout = pn.Column(
-            self._output, self._block_title, self._chips, self._note, self._legend,
+            self.output, self.block_title, self.chips, self.note, self._legend,
             sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0),
         )
+        self._built_block = None
+        self._built_chips = []
         self.model.param.watch(self._sync, ["session", "focus"])
         self._sync()
 
@@ -83,7 +109,11 @@ class TokenStrip(pn.viewable.Viewer):
             return head + '<div class="empty-note">Empty: nothing is committed until a block is verified.</div>'
         groups = []
         for block in s.blocks:
-            chips = "".join(theme.chip(t, title=f"Committed by block {block.index + 1}") for t in block.committed)
+            chips = "".join(
+                f'<span class="committed">{theme.chip(t, title=ORIGIN_TIP[origin])}'
+                f'<span class="origin" aria-label="{ORIGIN_TIP[origin]}">{ORIGIN_MARK[origin]}</span></span>'
+                for t, origin in zip(block.committed, origins(block))
+            )
             groups.append(f'<div class="block-group"><div class="tokens">{chips}</div>'
                           f'<div class="label">block {block.index + 1}</div></div>')
         return head + '<div class="strip" aria-label="Committed output">' + "".join(groups) + "</div>"
@@ -96,27 +126,31 @@ class TokenStrip(pn.viewable.Viewer):
             return s.pending
         return s.blocks[-1] if s.blocks else None
 
-    def _chip(self, block, token, status, focus, where):
-        selected = self.model.focus == focus
-        sheets = [theme.BUTTON, theme.chip_button_css(token, status)] + ([theme.SELECTED_CHIP] if selected else [])
+    def _chip(self, token, status, focus, where):
         button = pn.widgets.Button(
-            name=f"{token}\n{STATUS_LABEL[status]}",
+            label=f"{token}\n{STATUS_LABEL[status]}",
             description=f"{where}: {STATUS_TIP[status]} Click to inspect.",
-            stylesheets=sheets, margin=(2, 0),
+            stylesheets=self._chip_sheets(token, status, focus), margin=(2, 0), width=92, height=64,
         )
         button.on_click(lambda event: self.model.inspect(focus))
+        self._built_chips.append((button, token, status, focus))
         return button
+
+    def _chip_sheets(self, token, status, focus):
+        selected = [theme.SELECTED_CHIP] if self.model.focus == focus else []
+        return [theme.BUTTON, theme.chip_button_css(token, status)] + selected
 
     def _sync(self, *events):
         s = self.model.session
-        self._output.object = self._output_html()
+        self.output.object = self._output_html()
         block = self._block_in_view()
         if block is None:
-            self._block_title.object = ('<div class="section-title"><h2>Current block</h2></div>'
+            self.block_title.object = ('<div class="section-title"><h2>Current block</h2></div>'
                                         '<div class="empty-note">No block yet. Draft lets the draft model '
                                         'guess the first tokens.</div>')
-            self._chips.objects = []
-            self._note.object = ""
+            self.chips.objects = []
+            self._built_block = None
+            self.note.object = ""
             return
         pending = block is s.pending
         if pending and not block.verified:
@@ -125,23 +159,35 @@ class TokenStrip(pn.viewable.Viewer):
             state = "checked by one target pass, waiting for Commit"
         else:
             state = "committed"
-        self._block_title.object = (f'<div class="section-title"><h2>Block {block.index + 1}</h2>'
+        self.block_title.object = (f'<div class="section-title"><h2>Block {block.index + 1}</h2>'
                                     f'<span class="muted">{theme.esc(state)}</span></div>')
+        if block is self._built_block:
+            # Same record (Commit keeps it; a click only moves the focus): restyle, don't rebuild.
+            for button, token, status, focus in self._built_chips:
+                sheets = self._chip_sheets(token, status, focus)
+                if len(sheets) != len(button.stylesheets):
+                    button.stylesheets = sheets
+        else:
+            self._build_chips(block)
+        self.note.object = self._note_html(block)
+
+    def _build_chips(self, block):
+        self._built_block = block
+        self._built_chips = []
         chips = []
         for proposal in block.proposals:
             where = f"Position {proposal.index + 1}"
-            chips.append(self._chip(block, proposal.token, proposal.status, (block.index, proposal.index), where))
+            focus = (block.index, proposal.index)
+            chip = self._chip(proposal.token, proposal.status, focus, where)
             if proposal.status == "rejected" and block.correction is not None:
-                chips.append(pn.pane.HTML('<span class="muted" aria-hidden="true" style="font-size:1.4rem">→</span>',
-                                          stylesheets=[theme.CSS], margin=0))
-                chips.append(self._chip(block, block.correction.token, "correction",
-                                        (block.index, proposal.index), f"Position {proposal.index + 1}"))
+                # The rejected chip and its correction wrap together.
+                correction = self._chip(block.correction.token, "correction", focus, where)
+                chip = pn.Row(chip, _joiner("→"), correction, margin=0)
+            chips.append(chip)
         if block.bonus is not None:
-            chips.append(pn.pane.HTML('<span class="muted" aria-hidden="true" style="font-size:1.4rem">+</span>',
-                                      stylesheets=[theme.CSS], margin=0))
-            chips.append(self._chip(block, block.bonus.token, "bonus", (block.index, "bonus"), "Bonus"))
-        self._chips.objects = chips
-        self._note.object = self._note_html(block)
+            chips.append(pn.Row(_joiner("+"), self._chip(block.bonus.token, "bonus", (block.index, "bonus"), "Bonus"),
+                                margin=0))
+        self.chips.objects = chips
 
     def _note_html(self, block):
         notes = []

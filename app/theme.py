@@ -23,6 +23,11 @@ def tint(token):
     return TOKEN_COLOURS[token][2]
 
 
+def ink(token):
+    """Dark shade of the token's colour: text on its tint, and bar outlines (over 3:1 on white)."""
+    return TOKEN_COLOURS[token][3]
+
+
 INK = "#1b1f24"  # body text, 15.9:1 on white
 MUTED = "#4b5563"  # secondary text, 7.6:1 on white
 LINE = "#d9dee5"
@@ -49,7 +54,7 @@ def _token_rules():
 # shadow root, so views pass this in `stylesheets=` rather than relying on
 # page-level CSS.
 CSS = _token_rules() + f"""
-:host {{ font-family: {FONT}; color: {INK}; }}
+:host {{ font-family: {FONT}; color: {INK}; font-size: 15px; line-height: 1.45; }}
 .muted {{ color: {MUTED}; }}
 .small {{ font-size: 0.86rem; }}
 .nowrap {{ white-space: nowrap; }}
@@ -77,6 +82,8 @@ p {{ margin: 0.35em 0; line-height: 1.5; }}
 .strip {{ display: flex; flex-wrap: wrap; align-items: flex-start; gap: 14px 18px; }}
 .block-group {{ display: flex; flex-direction: column; gap: 4px; }}
 .block-group .tokens {{ display: flex; gap: 4px; }}
+.committed {{ display: inline-flex; flex-direction: column; align-items: center; }}
+.committed .origin {{ font-size: 0.72rem; color: {MUTED}; line-height: 1.2; }}
 .block-group .label {{ font-size: 0.8rem; color: {MUTED}; border-top: 2px solid {LINE}; padding-top: 3px; }}
 .empty-note {{ color: {MUTED}; font-style: italic; }}
 
@@ -86,7 +93,7 @@ p {{ margin: 0.35em 0; line-height: 1.5; }}
 
 /* caption */
 .caption {{ font-size: 1.02rem; line-height: 1.5; }}
-.caption .happened {{ font-weight: 600; }}
+.caption .happened {{ font-weight: 500; }}
 .caption .next {{ color: {INK}; margin-top: 4px; }}
 .caption .next b {{ color: {ACCENT}; }}
 .phases {{ display: flex; flex-wrap: wrap; gap: 6px; margin-bottom: 8px; font-size: 0.82rem; }}
@@ -99,12 +106,13 @@ p {{ margin: 0.35em 0; line-height: 1.5; }}
 
 /* inspector */
 table.rows {{ border-collapse: collapse; font-variant-numeric: tabular-nums; width: 100%; max-width: 560px; }}
-table.rows th, table.rows td {{ padding: 5px 8px; text-align: right; border-bottom: 1px solid {LINE}; }}
+table.rows th, table.rows td {{ padding: 6px 10px; text-align: right; border-bottom: 1px solid {LINE}; }}
 table.rows th:first-child, table.rows td:first-child {{ text-align: left; }}
-table.rows td.desc {{ color: {MUTED}; font-size: 0.82rem; display: block; }}
+table.rows .desc {{ color: {MUTED}; font-size: 0.8rem; font-weight: 400; display: block; }}
+table.rows tbody th {{ font-weight: 650; text-align: left; }}
 table.rows .picked {{ background: #fff8d6; }}
 table.rows thead th {{ font-weight: 650; }}
-dl.facts {{ display: grid; grid-template-columns: minmax(9em, max-content) 1fr; gap: 6px 14px; margin: 8px 0; }}
+dl.facts {{ display: grid; grid-template-columns: minmax(6.5em, max-content) minmax(0, 1fr); gap: 6px 14px; margin: 8px 0; }}
 dl.facts dt {{ color: {MUTED}; }}
 dl.facts dd {{ margin: 0; font-variant-numeric: tabular-nums; }}
 .verdict {{ display: inline-block; font-weight: 700; padding: 1px 8px; border-radius: 6px; }}
@@ -113,13 +121,20 @@ dl.facts dd {{ margin: 0; font-variant-numeric: tabular-nums; }}
 .verdict.discarded, .verdict.proposed {{ color: {MUTED}; background: #eef1f4; }}
 .verdict.bonus {{ color: #4a2a7a; background: #efe8fa; }}
 .explain {{ background: #f7f9fb; border-left: 4px solid {LINE}; padding: 8px 12px; border-radius: 0 8px 8px 0; }}
+ol.guide {{ margin: 6px 0 10px; padding-left: 1.4em; }}
+ol.guide li {{ margin: 4px 0; line-height: 1.5; }}
 .prefix {{ display: inline-flex; flex-wrap: wrap; gap: 4px; align-items: center; vertical-align: middle; }}
 .prefix .sep {{ color: {MUTED}; padding: 0 2px; }}
 
 /* counters */
-.counters {{ display: grid; grid-template-columns: repeat(auto-fill, minmax(118px, 1fr)); gap: 10px; }}
+.counters {{ display: grid; gap: 8px; }}
+.counters.headline {{ grid-template-columns: repeat(auto-fit, minmax(110px, 1fr)); margin: 8px 0; }}
+.counters.details {{ grid-template-columns: repeat(auto-fill, minmax(96px, 1fr)); }}
 .counter {{ background: #f7f9fb; border: 1px solid {LINE}; border-radius: 10px; padding: 8px 10px; }}
-.counter .n {{ font-size: 1.35rem; font-weight: 700; font-variant-numeric: tabular-nums; }}
+.counter.key {{ background: #f2f7fd; border-color: #c9dcf2; }}
+.counter .n {{ font-size: 1.5rem; font-weight: 700; font-variant-numeric: tabular-nums; line-height: 1.2; }}
+.counter.sm {{ padding: 6px 9px; }}
+.counter.sm .n {{ font-size: 1.1rem; }}
 .counter .what {{ font-size: 0.8rem; color: {MUTED}; line-height: 1.3; }}
 .compare {{ margin-top: 10px; font-size: 0.92rem; }}
 
@@ -132,24 +147,38 @@ CARD = f"""
 :host {{
   background: #ffffff; border: 1px solid {LINE}; border-radius: 14px;
   box-shadow: 0 1px 2px rgba(16, 24, 40, 0.05);
-  padding: 14px 18px; box-sizing: border-box;
+  padding: 14px clamp(10px, 2.5vw, 20px); box-sizing: border-box;
 }}
 """
 
 CAPTION_CARD = f"""
 :host {{
   background: #f2f7fd; border: 1px solid #c9dcf2; border-left: 5px solid {ACCENT};
-  border-radius: 12px; padding: 12px 16px; box-sizing: border-box;
+  border-radius: 12px; padding: 12px clamp(10px, 2.5vw, 18px); box-sizing: border-box;
 }}
 """
 
-# Action buttons: larger, with readable disabled state (still clearly inactive).
+# Action buttons: larger, with a readable disabled state (still clearly inactive).
+# Panel's button.css styles `:host(.solid) .bk-btn.bk-btn-default`, hence the
+# matching selectors here.
 BUTTON = f"""
-.bk-btn {{ font-size: 0.95rem; padding: 7px 14px; border-radius: 8px; font-weight: 600; }}
-.bk-btn-default {{ border-color: #b8c1cc; color: {INK}; background: #fff; }}
-.bk-btn-primary {{ background: {ACCENT}; border-color: {ACCENT}; color: #fff; }}
+.bk-btn {{ font-size: 0.95rem; padding: 7px 16px; border-radius: 8px; font-weight: 600; }}
+:host(.solid) .bk-btn.bk-btn-default {{ background: #ffffff; border: 1px solid #9aa5b1; color: {INK}; }}
+:host(.solid) .bk-btn.bk-btn-default:hover {{ background: #f2f6fb; }}
+:host(.solid) .bk-btn.bk-btn-primary {{ background: {ACCENT}; border: 1px solid {ACCENT}; color: #ffffff; }}
+:host(.solid) .bk-btn.bk-btn-primary:hover {{ background: #094c8f; }}
 .bk-btn:focus-visible {{ outline: 3px solid #f0b400; outline-offset: 2px; }}
-.bk-btn[disabled] {{ opacity: 1; background: #f0f2f5; border-color: #dde1e6; color: #6b7280; cursor: not-allowed; }}
+:host(.solid) .bk-btn[disabled] {{ opacity: 1; background: #f1f3f5; border: 1px dashed #c3cad3;
+  color: #5b6472; cursor: not-allowed; box-shadow: none; }}
+"""
+
+TABS = f"""
+.bk-header {{ border-bottom: 1px solid {LINE}; }}
+.bk-tab {{ font-size: 0.98rem; padding: 8px 16px; color: {MUTED}; border: none; border-bottom: 3px solid transparent;
+  background: transparent; }}
+.bk-tab.bk-active {{ color: {INK}; font-weight: 650; border: none; border-bottom: 3px solid {ACCENT};
+  background: transparent; }}
+.bk-tab:focus-visible {{ outline: 3px solid #f0b400; outline-offset: -3px; }}
 """
 
 
@@ -165,11 +194,13 @@ def chip_button_css(token, status):
     else:  # accepted, correction, bonus
         body = f"background: {fill_}; color: {on_fill}; border: 2px solid {fill_};"
     strike = "text-decoration: line-through; text-decoration-thickness: 2px;" if status == "rejected" else ""
+    if status == "discarded":
+        strike = "color: #8a939e;"  # faded letter; large text keeps 3:1 on white
     return f"""
-.bk-btn {{ {body} white-space: pre-line; line-height: 1.15; min-width: 76px; padding: 6px 8px 7px;
+:host(.solid) .bk-btn.bk-btn-default, .bk-btn {{ {body} white-space: pre-line; line-height: 1.15; min-width: 76px; padding: 6px 8px 7px;
   border-radius: 10px; font-size: 0.78rem; font-weight: 600; box-shadow: none; }}
 .bk-btn::first-line {{ font-size: 1.45rem; font-weight: 800; {strike} }}
-.bk-btn:hover {{ filter: brightness(0.96); }}
+.bk-btn:hover {{ filter: brightness(0.95); }}
 .bk-btn:focus-visible {{ outline: 3px solid #f0b400; outline-offset: 2px; }}
 """
 

@@ -83,6 +83,7 @@ class UrlState:
     values: dict = field(default_factory=lambda: dict(DEFAULTS))
     hidden: frozenset = frozenset()
     notices: tuple = ()
+    given: frozenset = frozenset()  # the keys of this table the URL carried
 
     @property
     def notice(self):
@@ -104,7 +105,10 @@ def read(search):
     values = dict(DEFAULTS)
     hidden = set()
     bad = []
+    given = set()
     for key, text in _query(search or ""):
+        if key in BY_NAME or (key.endswith(HIDE_SUFFIX) and key[: -len(HIDE_SUFFIX)] in HIDEABLE):
+            given.add(key)
         if key in BY_NAME:
             prop = BY_NAME[key]
             try:
@@ -119,7 +123,7 @@ def read(search):
         f"The link's {prop.name} is not valid (it must be {prop.what}), so the default {prop.default} is used."
         for prop in bad
     )
-    return UrlState(values, frozenset(hidden), notices)
+    return UrlState(values, frozenset(hidden), notices, frozenset(given))
 
 
 def write(values, hidden=(), search=""):

@@ -10,7 +10,7 @@ from . import display
 from .config import DRAFTS, MAX_TOKENS, MAX_WIDTH, Config, ConfigError
 from .records import Block, Bonus, Correction, Counters, Proposal
 from .rule import Decomposition, decompose, parse_distribution
-from .session import ACTIONS, PhaseError, Session, simulate
+from .session import ACTIONS, PhaseError, Session, position, simulate
 from .trace import Trace
 from .variants import VARIANTS as _VARIANTS
 
@@ -19,5 +19,6 @@ VARIANTS = tuple(_VARIANTS)
 __all__ = [
     "ACTIONS", "DRAFTS", "MAX_TOKENS", "MAX_WIDTH", "TOKENS", "VARIANTS",
     "Block", "Bonus", "Config", "ConfigError", "Correction", "Counters", "Decomposition",
-    "PhaseError", "Proposal", "Session", "Trace", "decompose", "display", "parse_distribution", "simulate",
+    "PhaseError", "Proposal", "Session", "Trace", "decompose", "display", "parse_distribution", "position",
+    "simulate",
 ]

@@ -31,7 +31,6 @@ def block_outcomes(variant, draft, width, last, room, lookahead=None):
     """
     v = VARIANTS[variant]
     p_rows = toy_tables.target.rows
-    q_rows = toy_tables.drafts[draft].rows
     n = min(width, room)
     out = {}
 

@@ -24,7 +24,8 @@ from toy_tables import TOKENS
 
 INDEX = {t: i for i, t in enumerate(TOKENS)}
 
-from . import prng, rule
+from . import prng
+from .rule import decompose
 from .block import committed, draft_block, verify_block
 from .config import Config
 from .records import Block, Bonus, Correction, Counters, Proposal
@@ -85,6 +86,13 @@ def _bonus_row(variant_name, last):
 
 def _key(prefix):
     return prefix[-1] if prefix else ""
+
+
+def position(draft, prefix=()):
+    """p and q after ``prefix``, decomposed: what the inspector shows for a
+    position before (or without) a draw. The tables look only at the last token."""
+    key = _key(tuple(prefix))
+    return decompose(toy_tables.target.rows[key], toy_tables.drafts[draft].rows[key])
 
 
 @dataclass(frozen=True)

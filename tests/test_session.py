@@ -5,7 +5,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from core import Config, ConfigError, PhaseError, Session, simulate
+from core import Config, ConfigError, PhaseError, Session, position, simulate
 
 
 def biased_seed_1():
@@ -159,3 +159,10 @@ def test_markdown_and_text_forms_name_every_block():
     assert md.count("\n| ") == len(trace.blocks) + 2  # header, rule, one row per block
     assert "not measured latency" in md
     assert trace.to_text().count("block ") == len(trace.blocks)
+
+
+def test_position_gives_the_rows_the_inspector_shows_before_any_draw():
+    d = position("biased")
+    assert d.q == (F("0.80"), F("0.15"), F("0.05")) and d.p == (F("0.50"), F("0.30"), F("0.20"))
+    assert d.residual == (F(0), F(1, 2), F(1, 2))
+    assert position("biased", ("B", "A")).p == (F("0.20"), F("0.60"), F("0.20"))  # only the last token matters
