@@ -284,7 +284,10 @@ class Inspector(pn.viewable.Viewer):
     def _render(self, it):
         if it is None:
             self.body.object = self._empty_html()
-            self._charts.visible = False
+            session = self.model.session
+            self._charts.visible = session.phase == "draft"
+            if session.phase == "draft":
+                self._render_preview(core.position(session.config.draft, session.output), session.output)
             return
         self._charts.visible = True
         if it.bonus is not None:
@@ -303,9 +306,16 @@ class Inspector(pn.viewable.Viewer):
                        "join the output. The next block starts from there."),
         )
         items = "".join(f"<li><b>{name}</b>: {theme.esc(text)}</li>" for name, text in steps)
+        if self.model.session.phase == "done":
+            lead = ('<p>The output is complete. Pick a position above, or a block in the history, to see the '
+                    'test that decided it.</p>')
+        else:
+            lead = ('<p>Nothing drafted yet. The charts show the next position\'s rows: what the draft (q) and '
+                    'the target (p) say there, and how kept guesses plus corrections add up to exactly p. After '
+                    '<b>Draft</b>, click a chip (or pick a position above) to see how its token was chosen and, '
+                    'after <b>Verify</b>, every number of the test that decided it.</p>')
         return (
-            '<p>Nothing to inspect yet. After <b>Draft</b>, click a chip (or pick a position above) to see how '
-            'its token was chosen and, after <b>Verify</b>, every number of the test that decided it.</p>'
+            lead +
             f'<ol class="guide">{items}</ol>'
             '<div class="explain"><p><b>The rule</b> (Leviathan et al. 2023, Algorithm 1). At one position '
             'the draft gives probabilities q and the target gives p. A token x drawn from q is accepted when '
@@ -314,6 +324,16 @@ class Inspector(pn.viewable.Viewer):
             'later proposal in the block is discarded. Kept guesses and corrections together give each '
             'token exactly its target probability p.</p></div>'
         )
+
+    def _render_preview(self, d, prefix):
+        """Before a block is drafted: the next position's q and p, so the default view already shows the rule."""
+        where = _short_row(prefix)
+        self.charts.show_rows(d.q, d.p, f"Next position, {where}: draft q vs target p")
+        self._residual.visible = d.rejection > 0
+        if d.rejection > 0:
+            self.charts.show_residual(d.residual, f"Residual {where}: what a rejection redraws from")
+        self._stack.visible = True
+        self.charts.show_decomposition(d)
 
     def _heading(self, it, title, status, status_text=None):
         where = "current block" if it.pending else "committed"
