@@ -1,6 +1,7 @@
 """The scenario controls and the action buttons.
 
-``Scenario``: draft (Aligned / Biased), width, seed with − and + buttons.
+``Scenario``: draft (Aligned / Biased), width, seed with − and + buttons, and
+dynamic lookahead (a switch and its threshold).
 Changing any of them restarts the trace (the model says so in the caption).
 ``Actions``: Draft, Verify, Commit, Next step, Run block, Run to end, Reset,
 each enabled only when ``core.Session.can`` says the action is valid; the
@@ -13,7 +14,7 @@ import param
 
 from . import theme
 from .model import LABELS, Model
-from .urlstate import SEED_MAX
+from .urlstate import LOOKAHEAD_OFF, SEED_MAX, THRESHOLDS
 
 DRAFT_OPTIONS = {"Aligned": "aligned", "Biased": "biased"}
 
@@ -22,6 +23,8 @@ HELP = {
              "Biased: the draft strongly favours A, so the target has to correct it.",
     "width": "How many tokens the draft guesses per block before the target checks them.",
     "seed": "Fixes every random draw: the same seed always gives the same trace.",
+    "lookahead": "Stop drafting early when the draft is unsure of its own guess (its q(x) is below the "
+                 "threshold), instead of always guessing the full width.",
 }
 
 TOOLTIPS = {
@@ -72,12 +75,22 @@ class Scenario(pn.viewable.Viewer):
         self.seed_down.on_click(lambda event: self._shift_seed(-1))
         self.seed_up.on_click(lambda event: self._shift_seed(+1))
 
+        self.lookahead_on = pn.widgets.Checkbox(label="Stop drafting early", value=m.lookahead != LOOKAHEAD_OFF,
+                                                margin=(6, 5))
+        self.threshold = pn.widgets.DiscreteSlider(
+            label="Stop after a guess with q(x) below", options=list(THRESHOLDS),
+            value=m.lookahead if m.lookahead != LOOKAHEAD_OFF else "0.50",
+            sizing_mode="stretch_width", min_width=160, margin=(0, 10),
+        )
+
         # widgets -> model
+        self.lookahead_on.param.watch(self._lookahead_changed, "value")
+        self.threshold.param.watch(self._lookahead_changed, "value")
         self.draft.param.watch(lambda e: self._set("draft", e.new), "value")
         self.width.param.watch(lambda e: self._set("width", e.new), "value")
         self.seed.param.watch(lambda e: self._set("seed", e.new), "value")
         # model -> widgets (a link or Reset may change the model)
-        m.param.watch(self._sync, ["draft", "width", "seed", "hidden"])
+        m.param.watch(self._sync, ["draft", "width", "seed", "lookahead", "hidden"])
 
         self._draft_box = pn.Column(
             _label("Draft model", HELP["draft"]), self.draft,
@@ -92,9 +105,13 @@ class Scenario(pn.viewable.Viewer):
             pn.Row(self.seed, self.seed_down, self.seed_up, margin=0),
             styles={"flex": "1 1 220px", "min-width": "0"}, margin=0,
         )
+        self._lookahead_box = pn.Column(
+            _label("Dynamic lookahead", HELP["lookahead"]), self.lookahead_on, self.threshold,
+            styles={"flex": "1 1 220px", "min-width": "0"}, margin=0,
+        )
         self.seed.label = ""  # the label above names it
         self._layout = pn.FlexBox(
-            self._draft_box, self._width_box, self._seed_box,
+            self._draft_box, self._width_box, self._seed_box, self._lookahead_box,
             gap="12px 24px", flex_wrap="wrap", sizing_mode="stretch_width",
             stylesheets=[theme.CARD], margin=(6, 0),
         )
@@ -108,6 +125,9 @@ class Scenario(pn.viewable.Viewer):
         except Exception:
             self.model.report_error()
 
+    def _lookahead_changed(self, event):
+        self._set("lookahead", self.threshold.value if self.lookahead_on.value else LOOKAHEAD_OFF)
+
     def _shift_seed(self, delta):
         seed = self.model.seed + delta
         if 0 <= seed <= SEED_MAX:
@@ -118,12 +138,17 @@ class Scenario(pn.viewable.Viewer):
         self.draft.value = m.draft
         self.width.value = m.width
         self.seed.value = m.seed
+        self.lookahead_on.value = m.lookahead != LOOKAHEAD_OFF
+        if m.lookahead != LOOKAHEAD_OFF:
+            self.threshold.value = m.lookahead
+        self.threshold.disabled = m.lookahead == LOOKAHEAD_OFF
+        self._lookahead_box.visible = "lookahead" not in m.hidden
         self.seed_down.disabled = m.seed <= 0
         self.seed_up.disabled = m.seed >= SEED_MAX
         self._draft_box.visible = "draft" not in m.hidden
         self._width_box.visible = "width" not in m.hidden
         self._seed_box.visible = "seed" not in m.hidden
-        self._layout.visible = not {"draft", "width", "seed"} <= m.hidden
+        self._layout.visible = not {"draft", "width", "seed", "lookahead"} <= m.hidden
 
     def __panel__(self):
         return self._layout

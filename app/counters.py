@@ -23,6 +23,7 @@ DETAILS = (
     ("bonus", "bonus tokens", "extra target tokens after a full acceptance"),
     ("committed", "committed", "tokens in the output"),
 )
+EARLY = ("early_stops", "early stops", "blocks whose drafting dynamic lookahead cut short")
 
 
 def _plural(n, one, many):
@@ -62,7 +63,7 @@ class Counters(pn.viewable.Viewer):
         details = "".join(
             f'<div class="counter sm" title="{theme.esc(what)}"><div class="n">{getattr(c, name)}</div>'
             f'<div class="what">{theme.esc(label)}</div></div>'
-            for name, label, what in DETAILS
+            for name, label, what in DETAILS + ((EARLY,) if self.model.session.config.lookahead is not None else ())
         )
         if c.committed:
             compare = (f'<p class="compare">Ordinary decoding needs one target pass per token: '

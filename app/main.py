@@ -73,7 +73,7 @@ def link_url(model, location):
 
     apply(location.search)
     location.param.watch(lambda event: apply(event.new), "search")
-    model.param.watch(on_scenario, ["draft", "width", "seed"])
+    model.param.watch(on_scenario, ["draft", "width", "seed", "lookahead"])
 
 
 def header(model):

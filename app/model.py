@@ -15,12 +15,14 @@ browser console) instead of reaching the page.
 
 import sys
 import traceback
+from fractions import Fraction
 from dataclasses import dataclass
 from typing import Optional
 
 import param
 
 import core
+from core.display import dec
 
 from . import urlstate
 
@@ -97,6 +99,11 @@ class Model(param.Parameterized):
     seed = param.Integer(default=0, bounds=(0, urlstate.SEED_MAX), doc="""
         Seed of the random draws: the same seed gives the same trace.""")
 
+    lookahead = param.Selector(default=urlstate.LOOKAHEAD_OFF, objects=list(urlstate.LOOKAHEADS), doc="""
+        Dynamic lookahead: "off" drafts the full width every block; a threshold
+        such as "0.50" stops drafting after a guess whose own draft probability
+        q(x) is below it (the draft is unsure, so later guesses are likely wasted).""")
+
     session = param.ClassSelector(class_=core.Session, doc="""
         The current trace: a frozen core.Session record, replaced by every action.""")
 
@@ -127,9 +134,10 @@ class Model(param.Parameterized):
     # ---- the scenario ---------------------------------------------------------
 
     def _config(self):
-        return core.Config(draft=self.draft, width=self.width, seed=self.seed)
+        lookahead = None if self.lookahead == urlstate.LOOKAHEAD_OFF else Fraction(self.lookahead)
+        return core.Config(draft=self.draft, width=self.width, seed=self.seed, lookahead=lookahead)
 
-    @param.depends("draft", "width", "seed", watch=True)
+    @param.depends("draft", "width", "seed", "lookahead", watch=True)
     def _on_scenario(self):
         if self._restarting:
             return
@@ -144,6 +152,10 @@ class Model(param.Parameterized):
             changes.append(f"set the width to {self.width}")
         if self.seed != old.seed:
             changes.append(f"changed the seed to {self.seed}")
+        new_lookahead = self._config().lookahead
+        if new_lookahead != old.lookahead:
+            changes.append("turned dynamic lookahead off" if new_lookahead is None else
+                           f"set dynamic lookahead to stop after a guess with q(x) below {self.lookahead}")
         session = core.Session.start(self._config())
         what = " and ".join(changes) if changes else "changed the scenario"
         self.param.update(
@@ -157,7 +169,8 @@ class Model(param.Parameterized):
             values = url.values
             self._restarting = True
             try:
-                self.param.update(draft=values["draft"], width=values["width"], seed=values["seed"])
+                self.param.update(draft=values["draft"], width=values["width"], seed=values["seed"],
+                                  lookahead=values["lookahead"])
             finally:
                 self._restarting = False
             session = core.Session.start(self._config())
@@ -179,7 +192,8 @@ class Model(param.Parameterized):
 
     def scenario(self):
         """The values a link needs to reopen what is on screen (see ``urlstate.PROPS``)."""
-        return {"draft": self.draft, "width": self.width, "seed": self.seed, "steps": self.steps_done()}
+        return {"draft": self.draft, "width": self.width, "seed": self.seed, "lookahead": self.lookahead,
+                "steps": self.steps_done()}
 
     def steps_done(self):
         """Clicks of "Next step" that lead from a fresh trace to the current one."""
@@ -304,7 +318,12 @@ class Model(param.Parameterized):
             return self._said_commit(after.blocks[-1], after)
         if action == "run_block":
             block = after.blocks[-1]
-            return (f"Block {block.index + 1} ran through Draft, Verify and Commit in one go. "
+            early = ""
+            if block.stopped_early:
+                last = block.proposals[-1]
+                early = (f"Dynamic lookahead stopped drafting after {count(len(block.proposals), 'guess', 'guesses')}"
+                         f": the draft gave {last.token} only q = {dec(last.q_x)}, below {self.lookahead}. ")
+            return (f"Block {block.index + 1} ran through Draft, Verify and Commit in one go. " + early
                     + self._said_verify(block, past=True) + " " + self._said_commit(block, after, lead=False))
         if action == "run_to_end":
             c = after.counters
@@ -317,7 +336,11 @@ class Model(param.Parameterized):
         n = len(block.proposals)
         text = (f"The draft model proposed {count(n, 'token')}: {tokens(p.token for p in block.proposals)}. "
                 f"{'It is' if n == 1 else 'They are'} not in the output yet.")
-        if n < self.width:
+        if block.stopped_early:
+            last = block.proposals[-1]
+            text += (f" Dynamic lookahead stopped drafting early: the draft gave its own guess {last.token} only "
+                     f"q = {dec(last.q_x)}, below the threshold {self.lookahead}.")
+        elif n < self.width:
             text += f" (Only {NUMBERS[n] if n < len(NUMBERS) else n}: the output has room for no more.)"
         return text
 

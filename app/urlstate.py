@@ -14,6 +14,7 @@ Keys this table does not know are left alone: other tabs may own them.
 """
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from urllib.parse import parse_qsl, urlencode
 
 import core
@@ -27,13 +28,19 @@ SEED_MAX = min(core.config.MAX_SEED, 2**53 - 1)
 # trace; the longest one has 3 phases x 8 blocks).
 STEPS_MAX = 3 * core.MAX_TOKENS
 
+# Dynamic lookahead thresholds a link (and the slider) may set; "off" drafts
+# the full width every block. Decimal strings so core gets them exactly.
+LOOKAHEAD_OFF = "off"
+THRESHOLDS = tuple(f"0.{i}0" for i in range(1, 10))
+LOOKAHEADS = (LOOKAHEAD_OFF,) + THRESHOLDS
+
 
 @dataclass(frozen=True)
 class Prop:
     """One URL property: its name, its type, its default and its valid values."""
 
     name: str
-    kind: str  # "choice" or "int"
+    kind: str  # "choice", "threshold" or "int"
     default: object
     choices: tuple = ()
     low: int = 0
@@ -47,6 +54,19 @@ class Prop:
             if value not in self.choices:
                 raise ValueError(text)
             return value
+        if self.kind == "threshold":
+            # "off", or a number equal to one of the choices: "0.5" means "0.50"
+            value = text.strip().lower()
+            if value in self.choices:
+                return value
+            try:
+                number = Fraction(value)
+            except (ValueError, ZeroDivisionError):
+                raise ValueError(text) from None
+            match = [c for c in self.choices if c != LOOKAHEAD_OFF and Fraction(c) == number]
+            if not match:
+                raise ValueError(text)
+            return match[0]
         value = text.strip()
         if not value.isdigit() or not value.isascii():
             raise ValueError(text)
@@ -64,12 +84,14 @@ PROPS = (
          what="one of " + " or ".join(core.DRAFTS)),
     Prop("width", "int", 3, low=1, high=core.MAX_WIDTH, what=f"a whole number from 1 to {core.MAX_WIDTH}"),
     Prop("seed", "int", 0, low=0, high=SEED_MAX, what="a whole number from 0 up"),
+    Prop("lookahead", "threshold", LOOKAHEAD_OFF, choices=LOOKAHEADS,
+         what=f"off or a threshold from {THRESHOLDS[0]} to {THRESHOLDS[-1]} in steps of 0.10"),
     Prop("steps", "int", 0, low=0, high=STEPS_MAX, what=f"a whole number from 0 to {STEPS_MAX}"),
 )
 BY_NAME = {prop.name: prop for prop in PROPS}
 
 # Parts of the page a link may hide with NAME_hide=1 (or true/yes).
-HIDEABLE = ("draft", "width", "seed", "reset", "intro", "counters", "history", "embed")
+HIDEABLE = ("draft", "width", "seed", "lookahead", "reset", "intro", "counters", "history", "embed")
 HIDE_SUFFIX = "_hide"
 _TRUE = {"1", "true", "yes", "on"}
 
@@ -130,14 +152,15 @@ def write(values, hidden=(), search=""):
     """The query string for ``values``, keeping keys of ``search`` that are not ours.
 
     Draft, width and seed are always written (a copied link states its
-    scenario); ``steps`` only when it is not 0; hide flags as ``NAME_hide=1``.
+    scenario); ``lookahead`` and ``steps`` only when not at their defaults;
+    hide flags as ``NAME_hide=1``.
     """
     ours = set(BY_NAME) | {name + HIDE_SUFFIX for name in HIDEABLE}
     others = [(k, v) for k, v in _query(search or "") if k not in ours]
     pairs = []
     for prop in PROPS:
         value = values.get(prop.name, prop.default)
-        if prop.name == "steps" and not value:
+        if value == prop.default and prop.name in ("steps", "lookahead"):
             continue
         pairs.append((prop.name, prop.format(value)))
     for name in HIDEABLE:

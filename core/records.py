@@ -180,7 +180,8 @@ class Counters:
     """Algorithmic counts, not measured latency.
 
     ``ordinary_passes`` is what ordinary decoding would need for the same
-    output: one target pass per committed token.
+    output: one target pass per committed token. ``early_stops`` counts
+    blocks whose drafting dynamic lookahead cut short.
     """
 
     target_passes: int = 0
@@ -192,6 +193,7 @@ class Counters:
     corrections: int = 0
     bonus: int = 0
     committed: int = 0
+    early_stops: int = 0
 
     @property
     def tokens_per_pass(self):
@@ -204,7 +206,7 @@ class Counters:
     @classmethod
     def of(cls, blocks):
         tally = {"accepted": 0, "rejected": 0, "discarded": 0, "proposed": 0}
-        proposed = corrections = bonus = committed = 0
+        proposed = corrections = bonus = committed = early_stops = 0
         for b in blocks:
             for x in b.proposals:
                 tally[x.status] += 1
@@ -212,8 +214,9 @@ class Counters:
             corrections += b.correction is not None
             bonus += b.bonus is not None
             committed += len(b.committed)
+            early_stops += b.stopped_early
         return cls(len(blocks), proposed, proposed, tally["accepted"], tally["rejected"], tally["discarded"],
-                   corrections, bonus, committed)
+                   corrections, bonus, committed, early_stops)
 
     def to_dict(self):
         return {
@@ -226,6 +229,7 @@ class Counters:
             "corrections": self.corrections,
             "bonus": self.bonus,
             "committed": self.committed,
+            "early_stops": self.early_stops,
             "tokens_per_pass": _frac(self.tokens_per_pass),
             "ordinary_passes": self.ordinary_passes,
         }

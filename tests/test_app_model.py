@@ -347,13 +347,20 @@ def test_an_unexpected_error_shows_a_short_message_and_keeps_the_trace(monkeypat
 
 def test_url_read_accepts_the_scenario_from_the_issue():
     url = urlstate.read("?draft=biased&width=3&seed=1")
-    assert url.values == {"draft": "biased", "width": 3, "seed": 1, "steps": 0}
+    assert url.values == {"draft": "biased", "width": 3, "seed": 1, "lookahead": "off", "steps": 0}
     assert url.notices == ()
+
+
+@pytest.mark.parametrize("text, value", [("0.5", "0.50"), ("0.50", "0.50"), ("1/5", "0.20"), ("off", "off")])
+def test_url_lookahead_takes_a_threshold_in_any_exact_spelling(text, value):
+    url = urlstate.read(f"?draft=biased&lookahead={text}")
+    assert url.values["lookahead"] == value and url.notices == ()
 
 
 @pytest.mark.parametrize("query, name", [
     ("?width=12", "width"), ("?width=0", "width"), ("?width=three", "width"),
     ("?draft=huge", "draft"), ("?seed=-1", "seed"), ("?seed=1e3", "seed"), ("?steps=999", "steps"),
+    ("?lookahead=0.55", "lookahead"), ("?lookahead=2", "lookahead"), ("?lookahead=maybe", "lookahead"),
 ])
 def test_url_bad_values_fall_back_to_defaults_with_a_notice(query, name):
     url = urlstate.read(query)
@@ -375,7 +382,7 @@ def test_url_unknown_keys_are_ignored_and_kept_when_writing():
 
 
 def test_url_write_then_read_round_trips_with_hidden_controls():
-    values = {"draft": "biased", "width": 8, "seed": 123456789, "steps": 4}
+    values = {"draft": "biased", "width": 8, "seed": 123456789, "lookahead": "0.30", "steps": 4}
     search = urlstate.write(values, hidden={"draft", "counters"})
     url = urlstate.read(search)
     assert url.values == values
@@ -491,3 +498,24 @@ def test_each_token_has_its_own_colour_and_its_letter_on_every_chip():
     assert len(set(fills)) == 3
     for token in core.TOKENS:
         assert f">{token}</span>" in theme.chip(token)
+
+
+def test_the_lookahead_toggle_restarts_the_trace_and_the_counters_show_early_stops(view):
+    m = view.model
+    view.scenario.draft.value = "biased"
+    view.scenario.width.value = 6
+    click(view.actions.buttons["run_to_end"])
+    assert m.session.counters.early_stops == 0
+    view.scenario.threshold.value = "0.50"
+    view.scenario.lookahead_on.value = True
+    assert m.lookahead == "0.50" and m.session.blocks == ()
+    assert "dynamic lookahead" in m.happened
+    click(view.actions.buttons["run_to_end"])
+    early = m.session.counters
+    stopped = [b for b in m.session.blocks if b.stopped_early]
+    assert early.early_stops == len(stopped) > 0
+    assert all(len(b.proposals) < 6 for b in stopped)
+    assert "early stops" in view.counters.html.object
+    assert "lookahead=0.50" in urlstate.write(m.scenario(), m.hidden)
+    view.scenario.lookahead_on.value = False
+    assert m.lookahead == "off" and view.scenario.threshold.disabled

@@ -62,6 +62,7 @@ def test_counters_agree_with_the_blocks(draft, width, seed, variant, lookahead):
     assert n.bonus == sum(b.bonus is not None for b in blocks)
     assert n.committed == len(trace.output) == n.ordinary_passes
     assert n.tokens_per_pass == F(n.committed, n.target_passes)
+    assert n.early_stops == sum(b.stopped_early for b in blocks) and (lookahead or not n.early_stops)
     assert n == Counters.of(blocks)
 
 
