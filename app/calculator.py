@@ -12,7 +12,6 @@ Parsing and every number are ``core``'s (``core.parse_distribution``,
 parse becomes a message beside its field, never an exception.
 """
 
-import re
 
 import panel as pn
 import param
@@ -23,11 +22,6 @@ from core import display
 from . import theme
 
 TOKENS = tuple(core.TOKENS)
-
-# Python's Fraction("1e999999999") builds that number digit by digit and
-# freezes the page; such input is refused before it reaches the parser.
-EXPONENT = re.compile(r"\d\s*[eE]\s*[+-]?\s*\d")
-MAX_LENGTH = 120
 
 # (label, p, q, what it shows): the seed's example first.
 PRESETS = (
@@ -65,10 +59,6 @@ class CalculatorModel(param.Parameterized):
 
     @staticmethod
     def _parse(text):
-        if len(text) > MAX_LENGTH:
-            return None, f"that is too long: three probabilities fit in {MAX_LENGTH} characters"
-        if EXPONENT.search(text):
-            return None, "write plain decimals or fractions such as 0.25 or 1/4, without an exponent"
         try:
             return core.parse_distribution(text), ""
         except ValueError as error:

@@ -34,6 +34,7 @@ from bokeh.transform import dodge
 
 import core
 from core import display, exact, sampler, stats
+from core.config import MAX_SEED
 from core.variants import VARIANTS
 
 from . import theme
@@ -96,17 +97,6 @@ def p_value_text(p):
     return f"{p:.4f}" if p < 0.01 else f"{p:.2f}"
 
 
-def frequency(count, runs):
-    """The share of runs that gave a prefix (display only; nothing is decided by it)."""
-    return Fraction(count, runs) if runs else None
-
-
-def gap(comparison, prefix):
-    """How far apart the rule and the target are on one prefix: core's |a − b| / 2 for it alone."""
-    return exact.total_variation({prefix: comparison.result.get(prefix, 0)},
-                                 {prefix: comparison.target.get(prefix, 0)})
-
-
 @lru_cache(maxsize=512)
 def chunk(draft, width, k, n, base_seed, variant):
     """``sampler.sample_prefixes`` for one chunk, remembered: the same seeds always give the same counts."""
@@ -120,28 +110,20 @@ def connected():
     return session is None or session.connection_count > 0
 
 
-def draw_uses(session):
-    """Every draw a finished trace consumed, in order: ``[(u, what, token), ...]``.
+USES = {
+    "propose": "block {block}: proposes {token}",
+    "test": "tests proposal {index} ({token}): {verdict}",
+    "correction": "correction from the residual: {token}",
+    "bonus": "bonus token from p: {token}",
+}
 
-    The order is the one ``core.block`` documents and the engine follows:
-    per block, the draft's proposals left to right, then the tests left to
-    right until the first rejection, then the correction or the bonus.
-    """
-    out = []
-    for block in session.blocks:
-        for x in block.proposals:
-            if x.u_draft is not None:
-                out.append((x.u_draft, f"block {block.index + 1}: proposes {x.token}", x.token))
-        for x in block.proposals:
-            if x.u is not None:
-                verdict = "kept" if x.status == "accepted" else "rejected"
-                out.append((x.u, f"tests proposal {x.index + 1} ({x.token}): {verdict}", x.token))
-        if block.correction is not None and block.correction.u is not None:
-            out.append((block.correction.u, f"correction from the residual: {block.correction.token}",
-                        block.correction.token))
-        if block.bonus is not None and block.bonus.u is not None:
-            out.append((block.bonus.u, f"bonus token from p: {block.bonus.token}", block.bonus.token))
-    return out
+
+def draw_uses(session):
+    """Every draw a finished trace consumed, in order (``core.Trace.draws``), as ``[(u, what, token), ...]``."""
+    return [(d.u, USES[d.use].format(block=d.block + 1, token=d.token,
+                                     index=None if d.index is None else d.index + 1,
+                                     verdict="kept" if d.status == "accepted" else "rejected"), d.token)
+            for d in session.trace().draws()]
 
 
 class ExactModel(param.Parameterized):
@@ -165,7 +147,7 @@ class ExactModel(param.Parameterized):
     base_seed = param.Integer(default=0, bounds=(0, None), doc="""
         Run i uses seed base_seed + i, so any run can be replayed on the first tab.""")
 
-    seed = param.Integer(default=0, bounds=(0, None), doc="""
+    seed = param.Integer(default=0, bounds=(0, MAX_SEED), doc="""
         The seed compared with ordinary decoding when no main view is linked.""")
 
     session_model = param.Parameter(default=None, doc="""
@@ -233,10 +215,11 @@ class ExactModel(param.Parameterized):
     def rows(self, limit=None):
         """``(prefix, target, rule, sampled share or None, count)`` for the chart and the table."""
         c = self.comparison
+        shares = sampler.frequencies(self.counts) if self.done else {}
         out = []
         for s in self.prefixes()[:limit]:
-            n = self.counts.get(s, 0)
-            out.append((s, c.target.get(s, Fraction(0)), c.result.get(s, Fraction(0)), frequency(n, self.done), n))
+            share = shares.get(s, Fraction(0)) if self.done else None
+            out.append((s, c.target.get(s, Fraction(0)), c.result.get(s, Fraction(0)), share, self.counts.get(s, 0)))
         return out
 
     # ---- sampling, in chunks ----------------------------------------------------------
@@ -348,8 +331,8 @@ class ExactModel(param.Parameterized):
                            f"distribution (distance 0): its mistake only shows after a rejection, and this draft "
                            f"is never rejected. Switch to the biased draft.")
         else:
-            worst = max(self.prefixes(), key=lambda s: (gap(c, s), s))
-            more = c.result.get(worst, 0) > c.target.get(worst, 0)
+            worst, difference = c.largest_gap()
+            more = difference > 0
             start = "token" if len(worst) == 1 else "tokens"
             out.append(f"The {v.name} rule starts the text with {label(worst)} with probability "
                        f"{display.dec(c.result.get(worst, 0))}; the target does so with probability "
@@ -558,13 +541,14 @@ class ExactTab(pn.viewable.Viewer):
         self.draft = pn.widgets.RadioButtonGroup(options={"Aligned": "aligned", "Biased": "biased"},
                                                  value=m.draft, color="primary", variant="outline",
                                                  stylesheets=[theme.BUTTON], margin=(4, 5))
-        self.width = pn.widgets.IntSlider(label="", start=1, end=core.MAX_WIDTH, value=m.width,
+        self.width = pn.widgets.IntSlider(label="", start=1, end=core.MAX_WIDTH, value=m.width, bar_color=theme.ACCENT,
                                           sizing_mode="stretch_width", min_width=150, margin=(4, 10))
         self.k = pn.widgets.RadioButtonGroup(options={str(i): i for i in range(1, MAX_K + 1)}, value=m.k,
                                              color="primary", variant="outline",
                                              stylesheets=[theme.BUTTON], margin=(4, 5))
         self.runs = pn.widgets.Select(label="Runs", options={f"{n:,}": n for n in RUN_CHOICES}, value=m.runs,
-                                      width=130, margin=(4, 5), stylesheets=[HIDDEN_LABEL])
+                                      sizing_mode="stretch_width", min_width=100, max_width=170, margin=(4, 5),
+                                      stylesheets=[HIDDEN_LABEL])
         for name in ("variant", "draft", "width", "k", "runs"):
             getattr(self, name).param.watch(lambda e, name=name: setattr(m, name, e.new), "value")
         m.param.watch(self._sync_controls, ["variant", "draft", "width", "k", "runs"])
@@ -615,7 +599,8 @@ class ExactTab(pn.viewable.Viewer):
 
     def _build_trace(self):
         self.trace_html = _html()
-        self.seed = pn.widgets.IntInput(label="Seed", start=0, value=self.model.seed, width=140, margin=(4, 5),
+        self.seed = pn.widgets.IntInput(label="Seed", start=0, end=MAX_SEED, value=self.model.seed, width=140,
+                                        margin=(4, 5),
                                         visible=self.model.session_model is None,
                                         description="The seed of the trace compared with ordinary decoding.")
         self.seed.param.watch(lambda e: setattr(self.model, "seed", e.new if e.new is not None else 0), "value")
@@ -731,7 +716,9 @@ class ExactTab(pn.viewable.Viewer):
                   else "the trace of the seed below, run to the end")
         self.trace_html.object = (
             '<div class="section-title"><h2>Same distribution, different trace</h2>'
-            f'<span class="muted">seed {cfg.seed:,}, {theme.esc(cfg.draft)} draft, width {cfg.width}</span></div>'
+            f'<span class="muted">seed {cfg.seed:,}, {theme.esc(cfg.draft)} draft, width {cfg.width}'
+            + (f", lookahead threshold {display.dec(cfg.lookahead)}" if cfg.lookahead is not None else "")
+            + '</span></div>'
             f'<p>Exact speculative sampling promises the target\'s <em>distribution</em>, not the same text as '
             f'an ordinary decoder with the same seed. Below: {theme.esc(source)}, beside ordinary decoding with '
             f'the same seed, which draws each token straight from the target.</p>'

@@ -23,7 +23,9 @@ except ImportError:
 import panel as pn
 
 from app import theme, urlstate
+from app.exact_tab import ExactTab
 from app.model import Model
+from app.payoff_tab import PayoffTab
 from app.step_tab import StepView
 
 TITLE = "Speculative decoding, one block at a time"
@@ -38,6 +40,8 @@ INTRO = (
 #     ("Why it is exact", lambda model: ExactTab(session_model=model)),
 TABS = (
     ("Step through a block", lambda model: StepView(model=model)),
+    ("Why it is exact", lambda model: ExactTab(session_model=model)),
+    ("When it pays off", lambda model: PayoffTab(session_model=model)),
 )
 
 pn.extension(global_css=[theme.PAGE_CSS])

@@ -77,7 +77,8 @@ class PayoffModel(param.Parameterized):
     session_model = param.Parameter(default=None, doc="""
         The main view's model: its draft is followed and its trace is shown as a point.""")
 
-    table = param.Parameter(doc="core.payoff.PayoffTable for the draft and cost, fixed width.")
+    table = param.Parameter(default=None, doc="""
+        core.payoff.PayoffTable for the draft and cost, fixed width (None until first computed).""")
 
     lookahead_table = param.Parameter(default=None, doc="The same with dynamic lookahead, or None.")
 
@@ -87,7 +88,15 @@ class PayoffModel(param.Parameterized):
         if sm is not None and "draft" in sm.param:
             self.draft = sm.draft
             sm.param.watch(lambda e: pn.state.execute(partial(self._follow, e.new)), "draft")
-        self._compute()
+        # The first tables take a second or so (more in the browser's Pyodide):
+        # computed once the page is up, so the first tab is usable sooner.
+        pn.state.onload(lambda: pn.state.execute(self._first))
+
+    async def _first(self):
+        await asyncio.sleep(0.01)
+        table(self.draft, self.c)
+        if connected():
+            self._compute()
 
     async def _follow(self, draft):
         """Take the first tab's draft: the tables first (slow the first time), then the page, if still open."""
@@ -150,8 +159,10 @@ class PayoffModel(param.Parameterized):
         else:
             text = (f"With the {self.draft} draft and c = {c}, width {best.width} is best: expected speedup "
                     f"{times(best.speedup)} over ordinary decoding.")
-        text += (f" The paper's closed form {'agrees' if closed.width == best.width else 'picks width ' + str(closed.width)}"
-                 f" ({times(closed.closed_speedup)}" + (f" at width {best.width})." if closed.width == best.width else ")."))
+        if closed.width == best.width:
+            text += f" The paper's closed form agrees ({times(closed.closed_speedup)} at width {best.width})."
+        else:
+            text += f" The paper's closed form picks width {closed.width} ({times(closed.closed_speedup)})."
         slower = [r.width for r in rows if r.speedup < 1]
         if slower and best.speedup > 1:
             text += (f" From width {slower[0]} on, speculation is slower than ordinary decoding: the wasted draft "
@@ -184,6 +195,9 @@ class PayoffModel(param.Parameterized):
                   f"of this scenario expect {display.dec(expect.tokens_per_pass)} tokens per pass.")
         if cfg.draft != self.draft:
             text += f" (The charts show the {self.draft} draft; your trace used the {cfg.draft} draft.)"
+        if cfg.lookahead is not None and (not self.lookahead or self.t != cfg.lookahead):
+            text += (f" Your trace used dynamic lookahead: add the lookahead curves with threshold "
+                     f"{display.dec(cfg.lookahead)} to compare like with like.")
         return text
 
     def lookahead_words(self):
@@ -313,7 +327,8 @@ class PayoffTab(pn.viewable.Viewer):
         super().__init__(**params)
         m = self.model
         self.cost = pn.widgets.FloatSlider(label="", start=0, end=1, step=0.01, value=m.cost, format="0.00",
-                                           sizing_mode="stretch_width", min_width=160, margin=(4, 10))
+                                           bar_color=theme.ACCENT, sizing_mode="stretch_width", min_width=160,
+                                           margin=(4, 10))
         self.draft = pn.widgets.RadioButtonGroup(options={"Aligned": "aligned", "Biased": "biased"},
                                                  value=m.draft, color="primary", variant="outline",
                                                  stylesheets=[theme.BUTTON], margin=(4, 5))
@@ -321,11 +336,12 @@ class PayoffTab(pn.viewable.Viewer):
                                            variant="outline", stylesheets=[theme.BUTTON, WRAP], margin=(4, 5),
                                            sizing_mode="stretch_width", max_width=260)
         self.threshold = pn.widgets.FloatSlider(label="", start=0.05, end=0.95, step=0.05, value=m.threshold,
-                                                format="0.00", sizing_mode="stretch_width", min_width=160,
-                                                margin=(4, 10), disabled=not m.lookahead)
+                                                format="0.00", bar_color=theme.ACCENT, sizing_mode="stretch_width",
+                                                min_width=160, margin=(4, 10))
         # Sliders update the model when released: each new c is a fresh exact computation.
         self.cost.param.watch(lambda e: setattr(m, "cost", e.new), "value_throttled")
-        self.threshold.param.watch(lambda e: setattr(m, "threshold", e.new), "value_throttled")
+        # Moving the threshold means "show me lookahead": it switches the curves on.
+        self.threshold.param.watch(lambda e: m.param.update(threshold=e.new, lookahead=True), "value_throttled")
         self.draft.param.watch(lambda e: setattr(m, "draft", e.new), "value")
         self.lookahead.param.watch(lambda e: setattr(m, "lookahead", e.new), "value")
         m.param.watch(self._sync_controls, ["cost", "draft", "lookahead", "threshold"])
@@ -413,13 +429,16 @@ class PayoffTab(pn.viewable.Viewer):
         self.draft.value = m.draft
         self.lookahead.value = m.lookahead
         self.threshold.value = m.threshold
-        self.threshold.disabled = not m.lookahead
 
     def _sync(self, *events):
         m = self.model
         sm = m.session_model
         self._trace_key = None if sm is None else (sm.session.config, sm.session.counters)
         tab, dyn = m.table, m.lookahead_table
+        if tab is None:
+            self.reading.object = ('<div class="reading" role="status" aria-live="polite">Computing the expected '
+                                   'speedups from the tables…</div>')
+            return
         best = m.best("exact")
         point = m.trace_point()
 
@@ -480,8 +499,9 @@ class PayoffTab(pn.viewable.Viewer):
         self.lookahead_text.object = (
             '<h3>Dynamic lookahead</h3>'
             '<p>Instead of always drafting the full width, the draft can stop early when it is unsure of its own '
-            'guess: after a proposal x whose draft probability q(x) is below a threshold. Turn it on above to add '
-            'its curve. The output stays exact, because the stop depends only on the draft\'s own proposals.</p>'
+            'guess: after a proposal x whose draft probability q(x) is below a threshold. Turn it on above, or '
+            'move the threshold, to add its curves. The output stays exact, because the stop depends only on the '
+            'draft\'s own proposals.</p>'
             + (f'<p>{theme.esc(words)}</p>' if words else
                '<p class="muted">Switch on dynamic lookahead to compare its curve with the fixed widths.</p>'))
 
@@ -495,7 +515,8 @@ class PayoffTab(pn.viewable.Viewer):
         for i, r in enumerate(tab.rows):
             extra = f"<td>{times(dyn.rows[i].speedup)}</td>" if dyn is not None else ""
             body.append(f'<tr class="{"best" if r.width == tab.best_width else ""}"><td>{r.width}</td>'
-                        f"<td>{display.dec(r.tokens_per_pass, 3)}</td><td>{display.dec(r.closed_tokens_per_pass, 3)}</td>"
+                        f"<td>{display.dec(r.tokens_per_pass, 3)}</td>"
+                        f"<td>{display.dec(r.closed_tokens_per_pass, 3)}</td>"
                         f"<td>{times(r.speedup)}</td><td>{times(r.closed_speedup)}</td>{extra}</tr>")
         return ('<details class="numbers"><summary>The numbers behind the charts</summary>'
                 f'<table class="nums"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></details>')

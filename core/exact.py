@@ -156,6 +156,15 @@ class Comparison:
     def keeps_target(self):
         return self.distance == 0
 
+    def gap(self, prefix):
+        """How much more (positive) or less this rule puts on ``prefix`` than the target."""
+        return self.result.get(prefix, 0) - self.target.get(prefix, 0)
+
+    def largest_gap(self):
+        """The prefix where the rule and the target differ most, and by how much (signed)."""
+        prefix = max(sorted(set(self.result) | set(self.target)), key=lambda s: abs(self.gap(s)))
+        return prefix, self.gap(prefix)
+
 
 def compare(draft, width, k, variant="exact", max_tokens=MAX_TOKENS, lookahead=None):
     result = output_distribution(draft, width, k, variant, max_tokens, lookahead)

@@ -114,13 +114,10 @@ def closed_time_per_token(a, width, cost):
     return (width * Fraction(cost) + 1) / closed_tokens_per_pass(a, width)
 
 
-def payoff(draft, width, cost, lookahead=None, variant="exact"):
-    """Exact long-run tokens per pass and time per token, beside the closed form."""
-    Config(draft, width, 0, MAX_TOKENS, variant, lookahead)
-    cost = Fraction(cost)
-    if not 0 <= cost:
-        raise ValueError(f"the draft cost c must be 0 or more, got {cost}")
-    lookahead = None if lookahead is None else Fraction(lookahead)
+@lru_cache(maxsize=None)
+def long_run(draft, width, lookahead=None, variant="exact"):
+    """``(tokens_per_pass, draft_steps_per_pass)`` in the long run: the part of
+    ``payoff`` that does not depend on the draft cost, computed once."""
     chain, tokens, steps = {}, {}, {}
     for s in TOKENS:
         outcomes = block_outcomes(variant, draft, width, s, width + 1, lookahead)
@@ -128,8 +125,17 @@ def payoff(draft, width, cost, lookahead=None, variant="exact"):
         chain[s] = {t: sum(prob for seq, prob in outcomes if seq[-1] == t) for t in TOKENS}
         steps[s] = _drafted(draft, variant, width, s, lookahead)
     weights = stationary(chain)
-    per_pass = sum(weights[s] * tokens[s] for s in TOKENS)
-    draft_steps = sum(weights[s] * steps[s] for s in TOKENS)
+    return sum(weights[s] * tokens[s] for s in TOKENS), sum(weights[s] * steps[s] for s in TOKENS)
+
+
+def payoff(draft, width, cost, lookahead=None, variant="exact"):
+    """Exact long-run tokens per pass and time per token, beside the closed form."""
+    Config(draft, width, 0, MAX_TOKENS, variant, lookahead)
+    cost = Fraction(cost)
+    if not 0 <= cost:
+        raise ValueError(f"the draft cost c must be 0 or more, got {cost}")
+    lookahead = None if lookahead is None else Fraction(lookahead)
+    per_pass, draft_steps = long_run(draft, width, lookahead, variant)
     a = alpha(draft)
     closed = closed_tokens_per_pass(a, width) if lookahead is None else None
     closed_time = closed_time_per_token(a, width, cost) if lookahead is None else None

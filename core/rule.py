@@ -16,6 +16,7 @@ Two layers: Fraction functions that records and the inspector show, and
 integer primitives that the engine samples with. Both are exact.
 """
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -88,16 +89,27 @@ def decompose(p, q):
     return Decomposition(p, q, accepted, rejection, part, norm, corrected, final)
 
 
+# Short input with no exponent keeps parsing instant and every sum a finite float.
+MAX_INPUT = 120
+EXPONENT = re.compile(r"[eE]")
+
+
 def parse_distribution(text, size=3):
     """Parse ``"0.6,0.3,0.1"`` (or fractions like ``"1/3"``) into exact Fractions.
 
     Raises ``ValueError`` with a sentence a student can act on.
     """
-    parts = [s.strip() for s in str(text).replace(";", ",").split(",")]
+    text = str(text)
+    if len(text) > MAX_INPUT:
+        raise ValueError(f"that is too long: give {size} short numbers such as 0.6, 0.3, 0.1")
+    parts = [s.strip() for s in text.replace(";", ",").split(",")]
     if len(parts) != size:
         raise ValueError(f"give {size} numbers separated by commas, one for each of A, B, C")
     row = []
     for name, part in zip("ABC", parts):
+        if EXPONENT.search(part):
+            # Fraction("1e999999999") would build that number digit by digit.
+            raise ValueError(f"the value for {name}, {part!r}, uses an exponent; write it as a decimal or a fraction")
         try:
             value = Fraction(part)
         except (ValueError, ZeroDivisionError):

@@ -7,6 +7,7 @@ widget with that seed.
 """
 
 from collections import Counter
+from fractions import Fraction
 
 import toy_tables
 from toy_tables import TOKENS
@@ -49,6 +50,12 @@ def sample_prefixes(draft, width, k, n, base_seed=0, variant="exact", max_tokens
     _check_runs(n, k, max_tokens)
     counts = Counter(speculative_prefix(config, k, prng.seed(base_seed + i)) for i in range(n))
     return Counter({tuple(TOKENS[x] for x in seq): c for seq, c in counts.items()})
+
+
+def frequencies(counts):
+    """Each outcome's share of the runs, exactly: ``{outcome: count / runs}``."""
+    runs = sum(counts.values())
+    return {outcome: Fraction(n, runs) for outcome, n in counts.items()} if runs else {}
 
 
 def ordinary_prefix(k, rng):

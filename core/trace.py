@@ -11,11 +11,39 @@ from . import display
 
 
 @dataclass(frozen=True)
+class Draw:
+    """One draw of the PRNG, and what the trace used it for.
+
+    ``use`` is "propose" (a draft token from q), "test" (accept or reject a
+    proposal), "correction" (from the residual) or "bonus" (from p);
+    ``index`` is the proposal's position in its block (None otherwise).
+    """
+
+    u: object
+    block: int
+    use: str
+    index: object
+    token: str
+    status: str = ""
+
+
+@dataclass(frozen=True)
 class Trace:
     config: object
     output: tuple
     blocks: tuple
     counters: object
+
+    def draws(self):
+        """Every draw the trace consumed, in the order ``core.block`` documents."""
+        out = []
+        for b in self.blocks:
+            out += [Draw(x.u_draft, b.index, "propose", x.index, x.token) for x in b.proposals if x.draft_k is not None]
+            out += [Draw(x.u, b.index, "test", x.index, x.token, x.status) for x in b.proposals if x.k is not None]
+            for use, extra in (("correction", b.correction), ("bonus", b.bonus)):
+                if extra is not None and extra.k is not None:
+                    out.append(Draw(extra.u, b.index, use, None, extra.token))
+        return tuple(out)
 
     def to_dict(self):
         out = self.config.to_dict()

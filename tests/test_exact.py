@@ -91,3 +91,9 @@ def test_marginals_and_total_variation():
 def test_k_outside_the_output_limit_is_refused():
     with pytest.raises(ValueError, match="k must be from 1 to max_tokens"):
         exact.output_distribution("biased", 3, 9)
+
+
+def test_largest_gap_names_where_a_shortcut_is_most_wrong():
+    c = exact.compare("biased", 3, 1, "naive-resample")
+    assert c.largest_gap() == (("A",), c.result[("A",)] - F("0.5"))
+    assert exact.compare("biased", 3, 2).largest_gap()[1] == 0

@@ -100,3 +100,12 @@ def test_parse_distribution_explains_bad_input(text, message):
 def test_parse_distribution_is_exact():
     assert parse_distribution(" 0.6, 0.3 ,0.1") == fr("0.6", "0.3", "0.1")
     assert parse_distribution("1/3,1/3,1/3") == fr("1/3", "1/3", "1/3")
+
+
+@pytest.mark.parametrize("text, message", [("1e10000000,0,0", "uses an exponent"), ("1e400,0,0", "uses an exponent"),
+                                           ("0.5,0.5E1,0", "uses an exponent"), ("1" * 200, "too long")])
+def test_parse_distribution_refuses_input_that_would_hang_or_overflow(text, message):
+    # Fraction("1e10000000") builds a ten-million-digit number: refused before parsing.
+    with pytest.raises(ValueError) as err:
+        parse_distribution(text)
+    assert message in str(err.value)

@@ -166,3 +166,18 @@ def test_position_gives_the_rows_the_inspector_shows_before_any_draw():
     assert d.q == (F("0.80"), F("0.15"), F("0.05")) and d.p == (F("0.50"), F("0.30"), F("0.20"))
     assert d.residual == (F(0), F(1, 2), F(1, 2))
     assert position("biased", ("B", "A")).p == (F("0.20"), F("0.60"), F("0.20"))  # only the last token matters
+
+
+@pytest.mark.parametrize("draft, width, seed", [("biased", 3, 1), ("aligned", 3, 0), ("biased", 8, 42), ("biased", 1, 7)])
+def test_draws_follow_the_documented_order_of_the_prng_stream(draft, width, seed):
+    from core import prng
+    trace = simulate(draft, width, seed)
+    rng, stream = prng.seed(seed), []
+    for _ in trace.draws():
+        rng, k = prng.step(rng)
+        stream.append(prng.as_u(k))
+    assert [d.u for d in trace.draws()] == stream
+    uses = [d.use for d in trace.draws() if d.block == 0]
+    n = len(trace.blocks[0].proposals)
+    assert uses[:n] == ["propose"] * n  # drafting first, then the tests, then one correction or bonus
+    assert set(uses[n:-1]) <= {"test"} and uses[-1] in ("test", "correction", "bonus")

@@ -58,3 +58,9 @@ def test_chi_square_flags_an_outcome_the_hypothesis_forbids():
     from fractions import Fraction as F
     test = stats.chi_square(Counter({"A": 50, "B": 50, "C": 1}), {"A": F(1, 2), "B": F(1, 2)})
     assert test.p_value == 0.0
+
+
+def test_frequencies_are_exact_shares():
+    from fractions import Fraction as F
+    assert sampler.frequencies(Counter({("A",): 3, ("B",): 1})) == {("A",): F(3, 4), ("B",): F(1, 4)}
+    assert sampler.frequencies(Counter()) == {}
