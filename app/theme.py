@@ -179,6 +179,9 @@ TABS = f"""
 .bk-tab.bk-active {{ color: {INK}; font-weight: 650; border: none; border-bottom: 3px solid {ACCENT};
   background: transparent; }}
 .bk-tab:focus-visible {{ outline: 3px solid #f0b400; outline-offset: -3px; }}
+/* On a phone the three titles wrap onto two lines instead of scrolling sideways. */
+.bk-headers-wrapper, .bk-header {{ flex-wrap: wrap; overflow: visible; }}
+@media (max-width: 520px) {{ .bk-tab {{ padding: 6px 10px; font-size: 0.92rem; }} }}
 """
 
 
