@@ -14,6 +14,7 @@ import param
 
 from . import theme
 from .model import LABELS, Model
+from .parts import field
 from .urlstate import LOOKAHEAD_OFF, SEED_MAX, THRESHOLDS
 
 DRAFT_OPTIONS = {"Aligned": "aligned", "Biased": "biased"}
@@ -36,13 +37,6 @@ TOOLTIPS = {
     "run_to_end": "Run blocks until the output holds 8 tokens.",
     "reset": "Empty the output and start this scenario again from its first draw.",
 }
-
-
-def _label(text, help_text=""):
-    body = f'<div style="font-weight:600;font-size:0.92rem">{theme.esc(text)}</div>'
-    if help_text:
-        body += f'<div class="muted small" style="line-height:1.35">{theme.esc(help_text)}</div>'
-    return pn.pane.HTML(body, stylesheets=[theme.CSS], sizing_mode="stretch_width", margin=(0, 5))
 
 
 class Scenario(pn.viewable.Viewer):
@@ -92,23 +86,10 @@ class Scenario(pn.viewable.Viewer):
         # model -> widgets (a link or Reset may change the model)
         m.param.watch(self._sync, ["draft", "width", "seed", "lookahead", "hidden"])
 
-        self._draft_box = pn.Column(
-            _label("Draft model", HELP["draft"]), self.draft,
-            styles={"flex": "1 1 260px", "min-width": "0"}, margin=0,
-        )
-        self._width_box = pn.Column(
-            _label("Width", HELP["width"]), self.width,
-            styles={"flex": "1 1 220px", "min-width": "0"}, margin=0,
-        )
-        self._seed_box = pn.Column(
-            _label("Seed", HELP["seed"]),
-            pn.Row(self.seed, self.seed_down, self.seed_up, margin=0),
-            styles={"flex": "1 1 220px", "min-width": "0"}, margin=0,
-        )
-        self._lookahead_box = pn.Column(
-            _label("Dynamic lookahead", HELP["lookahead"]), self.lookahead_on, self.threshold,
-            styles={"flex": "1 1 220px", "min-width": "0"}, margin=0,
-        )
+        self._draft_box = field("Draft model", HELP["draft"], self.draft, basis="260px")
+        self._width_box = field("Width", HELP["width"], self.width)
+        self._seed_box = field("Seed", HELP["seed"], pn.Row(self.seed, self.seed_down, self.seed_up, margin=0))
+        self._lookahead_box = field("Dynamic lookahead", HELP["lookahead"], self.lookahead_on, self.threshold)
         self.seed.label = ""  # the label above names it
         self._layout = pn.FlexBox(
             self._draft_box, self._width_box, self._seed_box, self._lookahead_box,

@@ -38,6 +38,7 @@ from core.config import MAX_SEED
 from core.variants import VARIANTS
 
 from . import theme
+from .parts import field, style_figure
 from .calculator import Calculator
 
 TOKENS = tuple(core.TOKENS)
@@ -57,31 +58,6 @@ SERIES = {
     "result": {"fill": "#aa3377", "line": "#7a2255", "hatch": None},
     "sampled": {"fill": "#f7e3ee", "line": "#7a2255", "hatch": "right_diagonal_line"},
 }
-
-
-def style_figure(fig):
-    """Shared look of the tabs' Bokeh figures: quiet axes, readable labels, no toolbar."""
-    fig.toolbar_location = None
-    fig.background_fill_color = "#ffffff"
-    fig.border_fill_color = "#ffffff"
-    fig.outline_line_color = None
-    fig.title.text_font_size = "14px"
-    fig.title.text_color = theme.INK
-    fig.title.text_font_style = "bold"
-    for axis in (fig.xaxis, fig.yaxis):
-        axis.axis_label_text_font_size = "12px"
-        axis.axis_label_text_font_style = "normal"
-        axis.axis_label_text_color = theme.MUTED
-        axis.major_label_text_color = theme.INK
-        axis.major_label_text_font_size = "12px"
-        axis.axis_line_color = "#9aa5b1"
-        axis.major_tick_line_color = "#9aa5b1"
-        axis.minor_tick_line_color = None
-    fig.xgrid.grid_line_color = "#eef1f4"
-    fig.ygrid.grid_line_color = "#eef1f4"
-    fig.min_border_left = 8
-    fig.min_border_right = 16
-    return fig
 
 
 def label(prefix):
@@ -423,14 +399,6 @@ def _html(text="", **kw):
     return pn.pane.HTML(text, stylesheets=CSS, **kw)
 
 
-def _field(title, help_text, widget, basis="200px"):
-    head = f'<div style="font-weight:600;font-size:0.92rem">{theme.esc(title)}</div>'
-    if help_text:
-        head += f'<div class="muted small" style="line-height:1.35">{theme.esc(help_text)}</div>'
-    return pn.Column(_html(head, margin=(0, 5)), widget, margin=0,
-                     styles={"flex": f"1 1 {basis}", "min-width": "0"})
-
-
 def _swatch(series):
     s = SERIES[series]
     pattern = ("background-image: repeating-linear-gradient(135deg, transparent 0 3px, "
@@ -555,11 +523,11 @@ class ExactTab(pn.viewable.Viewer):
         self.rule_text = _html(margin=(6, 5, 0, 5))
         self.controls = pn.Column(
             pn.FlexBox(
-                _field("Verification rule", "Which test judges the proposals.", self.variant, "220px"),
-                _field("Draft model", "Biased over-proposes A.", self.draft, "180px"),
-                _field("Width", "Tokens drafted per block.", self.width, "180px"),
-                _field("First k tokens", "How much output to compare.", self.k, "170px"),
-                _field("Runs", "Seeded runs to sample.", self.runs, "130px"),
+                field("Verification rule", "Which test judges the proposals.", self.variant, basis="220px"),
+                field("Draft model", "Biased over-proposes A.", self.draft, basis="180px"),
+                field("Width", "Tokens drafted per block.", self.width, basis="180px"),
+                field("First k tokens", "How much output to compare.", self.k, basis="170px"),
+                field("Runs", "Seeded runs to sample.", self.runs, basis="130px"),
                 gap="10px 22px", flex_wrap="wrap", sizing_mode="stretch_width", margin=0,
             ),
             self.rule_text,

@@ -23,6 +23,7 @@ from core.display import dec, exact_or_dec
 
 from . import theme
 from .model import Model, count, ordinal
+from .parts import style_figure
 
 TOKENS = tuple(core.TOKENS)
 NOTHING = "Nothing to inspect yet"
@@ -81,27 +82,13 @@ def _verdict(status, text=None):
 # ---- charts ------------------------------------------------------------------------
 
 def _base(title, x_range, y_label="probability", x_label="next token"):
-    fig = figure(
-        title=title, x_range=x_range, y_range=Range1d(0, 1.08), height=230, sizing_mode="stretch_width",
-        min_width=240, toolbar_location=None, tools="", background_fill_color="#ffffff",
-        border_fill_color="#ffffff", outline_line_color=None,
-    )
+    fig = style_figure(figure(title=title, x_range=x_range, y_range=Range1d(0, 1.08), height=230,
+                              sizing_mode="stretch_width", min_width=240, tools=""))
     fig.title.text_font_size = "13px"
-    fig.title.text_color = theme.INK
-    fig.title.text_font_style = "bold"
     fig.yaxis.axis_label = y_label
     fig.xaxis.axis_label = x_label
-    for axis in (fig.xaxis, fig.yaxis):
-        axis.axis_label_text_font_size = "12px"
-        axis.axis_label_text_font_style = "normal"
-        axis.axis_label_text_color = theme.MUTED
-        axis.major_label_text_color = theme.INK
-        axis.major_label_text_font_size = "12px"
-        axis.axis_line_color = theme.LINE
     fig.xgrid.grid_line_color = None
-    fig.ygrid.grid_line_color = "#eef1f4"
     fig.yaxis.ticker = [0, 0.25, 0.5, 0.75, 1]
-    fig.min_border_left = 10
     return fig
 
 

@@ -26,7 +26,8 @@ import core
 from core import display, payoff
 
 from . import theme
-from .exact_tab import connected, style_figure
+from .exact_tab import connected
+from .parts import field, style_figure
 
 WIDTHS = tuple(range(1, core.MAX_WIDTH + 1))
 
@@ -253,14 +254,6 @@ def _html(text="", **kw):
     return pn.pane.HTML(text, stylesheets=CSS, **kw)
 
 
-def _field(title, help_text, widget, basis="220px"):
-    head = f'<div style="font-weight:600;font-size:0.92rem">{theme.esc(title)}</div>'
-    if help_text:
-        head += f'<div class="muted small" style="line-height:1.35">{theme.esc(help_text)}</div>'
-    return pn.Column(_html(head, margin=(0, 5)), widget, margin=0,
-                     styles={"flex": f"1 1 {basis}", "min-width": "0"})
-
-
 def _line_key(name):
     s = CURVES[name]
     style = {"solid": "solid", "dashed": "dashed", "dotted": "dotted"}[s["dash"]]
@@ -365,11 +358,11 @@ class PayoffTab(pn.viewable.Viewer):
             margin=(8, 0, 4, 0),
         )
         controls = pn.FlexBox(
-            _field("Draft cost c", "One draft step, in target passes.", self.cost, "260px"),
-            _field("Draft model", "Biased over-proposes A.", self.draft, "180px"),
-            _field("Dynamic lookahead", "Stop drafting when the draft is unsure.", self.lookahead, "170px"),
-            _field("Lookahead threshold", "Stop after a proposal x with q(x) below this.", self.threshold,
-                   "240px"),
+            field("Draft cost c", "One draft step, in target passes.", self.cost, basis="260px"),
+            field("Draft model", "Biased over-proposes A.", self.draft, basis="180px"),
+            field("Dynamic lookahead", "Stop drafting when the draft is unsure.", self.lookahead, basis="170px"),
+            field("Lookahead threshold", "Stop after a proposal x with q(x) below this.", self.threshold,
+                  basis="240px"),
             gap="10px 22px", flex_wrap="wrap", sizing_mode="stretch_width", margin=0,
         )
         caveats = _html(

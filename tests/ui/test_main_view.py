@@ -8,10 +8,10 @@ test checks that nothing else was requested. Screenshots go to
 """
 
 import re
-import time
 from urllib.parse import urlparse
 
 import pytest
+from reading import assert_clean, has_text, no_horizontal_scroll
 from playwright.sync_api import expect
 
 import core
@@ -28,32 +28,6 @@ def button(page, name):
 
 def click(page, name):
     button(page, name).click()
-
-
-def has_text(page, *parts, timeout=5.0):
-    """Wait until the page's text holds every part (updates arrive pane by pane); return the text."""
-    deadline = time.monotonic() + timeout
-    while True:
-        text = page.text()
-        missing = [p for p in parts if p not in text]
-        if not missing:
-            return text
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not on the page: {missing}")
-        page.wait_for_timeout(50)
-
-
-def assert_clean(page):
-    """No console or server error, no traceback text, and no request beyond 127.0.0.1."""
-    assert page.console_errors == []
-    assert page.server_errors() == []
-    assert "Traceback" not in page.text()
-    hosts = {urlparse(url).hostname for url in page.requests if url.startswith("http")}
-    assert hosts <= {"127.0.0.1"}, hosts
-
-
-def no_horizontal_scroll(page):
-    return page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
 
 
 def test_default_page_shows_title_intro_controls_and_explains_before_any_click(app_page):

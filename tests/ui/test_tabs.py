@@ -7,11 +7,10 @@ Expected numbers come from ``core`` (the page must show core's numbers).
 Screenshots go to ``tests/screenshots/`` (git-ignored).
 """
 
-import time
 from fractions import Fraction
-from urllib.parse import urlparse
 
 import pytest
+from reading import assert_clean, has_text, no_horizontal_scroll
 
 from core import display, exact, payoff
 
@@ -23,32 +22,6 @@ EXACT, PAYOFF = "Why it is exact", "When it pays off"
 def open_tab(page, title):
     page.locator(".bk-tab", has_text=title).click()
     has_text(page, title)
-
-
-def has_text(page, *parts, timeout=10.0):
-    """Wait until the page's text holds every part; return the text."""
-    deadline = time.monotonic() + timeout
-    while True:
-        text = page.text()
-        missing = [p for p in parts if p not in text]
-        if not missing:
-            return text
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not on the page: {missing}")
-        page.wait_for_timeout(50)
-
-
-def assert_clean(page):
-    """No console or server error, no traceback text, and no request beyond 127.0.0.1."""
-    assert page.console_errors == []
-    assert page.server_errors() == []
-    assert "Traceback" not in page.text()
-    hosts = {urlparse(url).hostname for url in page.requests if url.startswith("http")}
-    assert hosts <= {"127.0.0.1"}, hosts
-
-
-def no_horizontal_scroll(page):
-    return page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
 
 
 def test_exact_tab_renders_and_switching_the_rule_changes_the_distance(app_page):
