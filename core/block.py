@@ -71,5 +71,6 @@ def verify_block(variant, target, draft, last, proposals, room, rng):
 def committed(raw, judged, outcome):
     """Token indices a verified block appends: the accepted prefix, then the
     correction or bonus."""
-    out = tuple(x for (x, _), (accepted, _, _) in zip(raw, judged) if accepted)
+    n = len(judged) if not judged or judged[-1][0] else len(judged) - 1  # accepted proposals are a prefix
+    out = tuple([x for x, _ in raw[:n]])
     return out if outcome is None else out + (outcome[2],)

@@ -7,8 +7,9 @@ reference pcg-c-basic. We use our own small generator instead of Python's
 ``random`` so a trace is identical on CPython, in Pyodide, and for a reader
 who redoes it by hand with the four lines of ``step`` below.
 
-The state is a plain integer pair ``(state, inc)`` and the functions are
-pure, so a ``Session`` record can carry its generator and stay immutable.
+The state is a plain integer (the increment is fixed by the one stream we
+use) and the functions are pure, so a ``Session`` record can carry its
+generator and stay immutable.
 
 A draw ``u`` is ``k / 2**32`` for one 32-bit output ``k``: an exact rational
 in [0, 1). The engine compares ``u`` with probabilities by integer
@@ -22,26 +23,25 @@ MASK64 = (1 << 64) - 1
 U_BITS = 32
 U_SCALE = 1 << U_BITS
 
-# Every session uses one stream; the seed picks the starting state.
+# Every session uses one stream, 54 (the one pcg32-demo uses, so the published
+# reference outputs check this very generator); the seed picks the start.
 STREAM = 54
+INCREMENT = (STREAM << 1) | 1
 
 
-def seed(initstate, initseq=STREAM):
-    """Return the generator seeded like ``pcg32_srandom_r(initstate, initseq)``."""
-    inc = ((initseq << 1) | 1) & MASK64
-    state = (0 * MULTIPLIER + inc) & MASK64
+def seed(initstate):
+    """The generator state after ``pcg32_srandom_r(initstate, STREAM)``."""
+    state = (0 * MULTIPLIER + INCREMENT) & MASK64
     state = (state + initstate) & MASK64
-    state = (state * MULTIPLIER + inc) & MASK64
-    return state, inc
+    return (state * MULTIPLIER + INCREMENT) & MASK64
 
 
-def step(rng):
-    """Return ``(next_rng, k)`` with ``k`` the next 32-bit output."""
-    state, inc = rng
+def step(state):
+    """Return ``(next_state, k)`` with ``k`` the next 32-bit output (XSH-RR)."""
     xorshifted = (((state >> 18) ^ state) >> 27) & 0xFFFFFFFF
     rot = state >> 59
     k = ((xorshifted >> rot) | (xorshifted << ((-rot) & 31))) & 0xFFFFFFFF
-    return ((state * MULTIPLIER + inc) & MASK64, inc), k
+    return (state * MULTIPLIER + INCREMENT) & MASK64, k
 
 
 def as_u(k):

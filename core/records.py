@@ -53,8 +53,10 @@ class Proposal:
         # Written out because a frozen dataclass's generated __init__ costs a
         # call per field, and proposals are the engine's most built record;
         # filling __dict__ directly keeps the record frozen to every caller.
-        self.__dict__.update(index=index, prefix=prefix, token=token, q=q, q_x=q_x, draft_k=draft_k, status=status,
-                             p=p, p_x=p_x, ratio=ratio, accept_probability=accept_probability, k=k, y=y)
+        d = self.__dict__
+        d["index"], d["prefix"], d["token"], d["q"], d["q_x"], d["draft_k"], d["status"] = (
+            index, prefix, token, q, q_x, draft_k, status)
+        d["p"], d["p_x"], d["ratio"], d["accept_probability"], d["k"], d["y"] = p, p_x, ratio, accept_probability, k, y
 
     @property
     def u_draft(self):

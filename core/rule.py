@@ -18,6 +18,7 @@ integer primitives that the engine samples with. Both are exact.
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from fractions import Fraction
 
 from .prng import U_BITS
@@ -143,8 +144,10 @@ def accepts(p_w, p_den, q_w, q_den, k):
     return k * q_w * p_den < (p_w * q_den) << U_BITS
 
 
+@lru_cache(maxsize=256)
 def residual_weights(p_row, p_den, q_row, q_den):
-    """Integer ``max(p - q, 0)`` over the common denominator ``p_den * q_den``."""
+    """Integer ``max(p - q, 0)`` over the common denominator ``p_den * q_den``
+    (cached: a table has only a few rows)."""
     return tuple(max(a * q_den - b * p_den, 0) for a, b in zip(p_row, q_row))
 
 

@@ -54,14 +54,14 @@ _WHY = {
 
 @lru_cache(maxsize=None)
 def _positions(variant_name, draft_name):
-    """Exact numbers for every (last token, proposal) pair, computed once: tables are fixed."""
+    """Exact numbers for every proposal x after every last token, computed once
+    (tables are fixed): ``[last][x] -> (p, q, p(x)/q(x), acceptance probability)``."""
     variant = VARIANTS[variant_name]
     out = {}
     for last, p in toy_tables.target.rows.items():
         q = toy_tables.drafts[draft_name].rows[last]
-        for x in range(len(TOKENS)):
-            if q[x]:
-                out[last, x] = (p, q, p[x] / q[x], variant.accept_probability(p, q, x))
+        out[last] = tuple((p, q, p[x] / q[x], variant.accept_probability(p, q, x)) if q[x] else None
+                          for x in range(len(TOKENS)))
     return out
 
 
@@ -98,7 +98,7 @@ def position(draft, prefix=()):
 @dataclass(frozen=True)
 class Session:
     config: Config
-    rng: tuple
+    rng: int
     phase: str = "draft"
     output: tuple = ()
     blocks: tuple = ()
@@ -117,7 +117,7 @@ class Session:
     def start(cls, config=None, **fields):
         """A fresh session; ``fields`` build a ``Config`` when none is given."""
         config = config if config is not None else Config(**fields)
-        return cls(config, prng.seed(config.seed), "done" if config.max_tokens == 0 else "draft")
+        return cls(config, prng.seed(config.seed))
 
     # ---- what may happen next ---------------------------------------------
 
@@ -179,37 +179,38 @@ class Session:
     def _verified(self, raw, stopped, rng):
         """Run the target pass on drafted ``raw`` proposals and build the verified block."""
         c = self.config
-        draft = toy_tables.drafts[c.draft]
-        rng, judged, outcome = verify_block(
-            VARIANTS[c.variant], toy_tables.target, draft, _key(self.output), raw, self.left, rng
-        )
+        output = self.output
+        last = output[-1] if output else ""
+        rng, judged, outcome = verify_block(VARIANTS[c.variant], toy_tables.target, toy_tables.drafts[c.draft], last,
+                                            raw, c.max_tokens - len(output), rng)
         positions = _positions(c.variant, c.draft)
-        prefix = self.output
+        prefix = output
         proposals = []
+        n_judged = len(judged)
         for i, (x, draft_k) in enumerate(raw):
-            p, q, ratio, accept = positions[prefix[-1] if prefix else "", x]
+            p, q, ratio, accept = positions[last][x]
             token = TOKENS[x]
-            if i < len(judged):
+            if i < n_judged:
                 accepted, k, y = judged[i]
                 proposals.append(Proposal(i, prefix, token, q, q[x], draft_k,
                                           "accepted" if accepted else "rejected", p, p[x], ratio, accept, k,
                                           None if y is None else TOKENS[y]))
             else:
                 proposals.append(Proposal(i, prefix, token, q, q[x], draft_k, "discarded", p, p[x], ratio))
-            prefix = prefix + (token,)
-        tokens = tuple(TOKENS[x] for x in committed(raw, judged, outcome))
+            prefix += (token,)
+            last = token
+        tokens = tuple([TOKENS[x] for x in committed(raw, judged, outcome)])
         correction = bonus = None
         if outcome is not None:
-            kind, last, token, k = outcome
-            at = self.output + tokens[:-1]
+            kind, at_last, token, k = outcome
+            at = output + tokens[:-1]
             if kind == "correction":
-                rejected = raw[len(judged) - 1][0]
-                p, q, row, rejection = _replacements(c.variant, c.draft)[last, rejected]
+                p, q, row, rejection = _replacements(c.variant, c.draft)[at_last, raw[n_judged - 1][0]]
                 correction = Correction(at, p, q, row, rejection, VARIANTS[c.variant].replace_source, k,
                                         TOKENS[token])
             else:
-                bonus = Bonus(at, _bonus_row(c.variant, last), k, TOKENS[token])
-        block = Block(len(self.blocks), self.output, tuple(proposals), correction, bonus, tokens, stopped, True)
+                bonus = Bonus(at, _bonus_row(c.variant, at_last), k, TOKENS[token])
+        block = Block(len(self.blocks), output, tuple(proposals), correction, bonus, tokens, stopped, True)
         return rng, block
 
     def _commit(self, block, rng):

@@ -53,8 +53,7 @@ def sample_row(weights, total, rng):
     return rng, pick(weights, total, k), k
 
 
-def propose_sample(q_w, q_den, rng):
-    return sample_row(q_w, q_den, rng)
+propose_sample = sample_row  # a draft token from q: one draw, inverse CDF
 
 
 def propose_greedy(q_w, q_den, rng):
@@ -92,8 +91,7 @@ def replace_greedy(p_w, p_den, q_w, q_den, x, y, rng):
     return rng, rule.argmax(p_w), None
 
 
-def bonus_sample(p_w, p_den, rng):
-    return sample_row(p_w, p_den, rng)
+bonus_sample = sample_row  # a bonus token from p: one draw, inverse CDF
 
 
 def bonus_greedy(p_w, p_den, rng):
