@@ -111,7 +111,8 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
-def parse_args(argv):
+def parse_args(argv, resolve_url=True):
+    """Parse the options; ``resolve_url=False`` checks them without importing Panel (before bootstrap)."""
     parser = _Parser(
         prog="python build.py",
         description="Build the widget into a static site that runs Python in the browser (Pyodide).",
@@ -132,10 +133,11 @@ def parse_args(argv):
         parser.error(f"--port {args.port} is not a port number")
     if not 1 <= args.load_timeout <= 600:
         parser.error("--load-timeout must be between 1 and 600 seconds")
-    try:
-        args.pyodide_url = pyodide_script_url(args.pyodide_url)
-    except BuildError as exc:
-        parser.error(str(exc))
+    if args.pyodide_url is not None or resolve_url:
+        try:
+            args.pyodide_url = pyodide_script_url(args.pyodide_url)
+        except BuildError as exc:
+            parser.error(str(exc))
     return args
 
 
@@ -1035,7 +1037,7 @@ def bootstrap(argv):
 
 
 if __name__ == "__main__":
-    parse_args(sys.argv[1:])  # bad options fail fast, before any install
+    parse_args(sys.argv[1:], resolve_url=False)  # bad options fail fast, before any install
     try:
         bootstrap(sys.argv[1:])
     except (BuildError, subprocess.CalledProcessError) as exc:
