@@ -253,10 +253,15 @@ def probe_imports(entry: str, root: str, location_json: str) -> dict:
         where = f" (app/main.py line {frames[-1].lineno})" if frames else ""
         return {"error": f"{type(exc).__name__}: {exc}{where}"}
 
-    from panel.io.pyodide import _link_docs_worker
-    from panel.io.state import state as panel_state
-    _link_docs_worker(panel_state.curdoc, lambda *args: None, setter="js")
-    actions, problems = exercise_widgets(panel_state)
+    async def exercise():
+        # Inside a running loop, as in the page: callbacks that schedule work
+        # with pn.state.execute (Panel's Pyodide path) need one.
+        from panel.io.pyodide import _link_docs_worker
+        from panel.io.state import state as panel_state
+        _link_docs_worker(panel_state.curdoc, lambda *args: None, setter="js")
+        return await exercise_widgets(panel_state)
+
+    actions, problems = asyncio.run(exercise())
 
     import sysconfig
     stdlib_dirs = tuple({sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib")})
@@ -268,12 +273,15 @@ def probe_imports(entry: str, root: str, location_json: str) -> dict:
     return {"modules": modules, "actions": actions, "problems": problems}
 
 
-def exercise_widgets(panel_state) -> tuple[int, list[str]]:
+async def exercise_widgets(panel_state) -> tuple[int, list[str]]:
     """Click, choose and open everything on the page a few times; return how many actions ran, and what failed."""
+    import asyncio
+
     import panel as pn
 
     problems = []
     done = []
+    pending = []
 
     def attempt(what, action):
         try:
@@ -281,6 +289,7 @@ def exercise_widgets(panel_state) -> tuple[int, list[str]]:
             done.append(what)
         except Exception as exc:  # a callback refusing an action is fine here
             problems.append(f"{what}: {type(exc).__name__}: {exc}")
+        pending.append(what)
 
     def everything():
         seen, found = set(), []
@@ -311,6 +320,9 @@ def exercise_widgets(panel_state) -> tuple[int, list[str]]:
                 for bound in (obj.end, obj.start):
                     if bound is not None:
                         attempt(f"set {obj.name!r} to {bound!r}", lambda o=obj, b=bound: setattr(o, "value", b))
+            if pending:
+                pending.clear()
+                await asyncio.sleep(0)  # let work the action scheduled run (and import what it needs)
     return len(done), problems
 
 
@@ -1025,8 +1037,11 @@ def bootstrap(argv):
             print("build.py: first run: creating .venv", flush=True)
             subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         print("build.py: installing specstep and Panel into .venv", flush=True)
-        subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-e", str(ROOT)],
-                       check=True)
+        install = subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                                  "-e", str(ROOT)], capture_output=True, text=True)
+        if install.returncode:
+            sys.stderr.write(install.stdout + install.stderr)
+            raise BuildError("pip install -e . failed (its output is above)")
         os.execv(str(python), [str(python), str(Path(__file__).resolve()), *argv])
     if not (PYODIDE_NPM / "package.json").exists():
         if not shutil.which("npm"):

@@ -34,12 +34,12 @@ from bokeh.transform import dodge
 
 import core
 from core import display, exact, sampler, stats
-from core.config import MAX_SEED
 from core.variants import VARIANTS
 
 from . import theme
-from .parts import field, style_figure
 from .calculator import Calculator
+from .parts import field, style_figure
+from .urlstate import SEED_MAX as MAX_SEED  # seeds a browser number field holds exactly
 
 TOKENS = tuple(core.TOKENS)
 CHUNK = 2_500  # runs per chunk: ~50 ms on CPython, a few times that in Pyodide
