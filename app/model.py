@@ -15,8 +15,8 @@ browser console) instead of reaching the page.
 
 import sys
 import traceback
-from fractions import Fraction
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Optional
 
 import param
