@@ -69,8 +69,10 @@ class Scenario(pn.viewable.Viewer):
         self.seed_down.on_click(lambda event: self._shift_seed(-1))
         self.seed_up.on_click(lambda event: self._shift_seed(+1))
 
-        self.lookahead_on = pn.widgets.Checkbox(label="Stop drafting early", value=m.lookahead != LOOKAHEAD_OFF,
-                                                margin=(6, 5))
+        # A toggle button rather than a checkbox: Bokeh's checkbox has no accessible name.
+        self.lookahead_on = pn.widgets.Toggle(label="Stop drafting early", value=m.lookahead != LOOKAHEAD_OFF,
+                                              color="primary", variant="outline",
+                                              stylesheets=[theme.BUTTON], margin=(4, 5), width=190)
         self.threshold = pn.widgets.DiscreteSlider(
             label="Stop after a guess with q(x) below", options=list(THRESHOLDS),
             value=m.lookahead if m.lookahead != LOOKAHEAD_OFF else "0.50",

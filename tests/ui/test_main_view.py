@@ -129,6 +129,24 @@ def test_run_to_end_stops_at_8_tokens_and_says_the_limit_is_reached(app_page):
     assert_clean(page)
 
 
+def test_the_lookahead_toggle_changes_the_counters(app_page):
+    from fractions import Fraction
+    page = app_page.open("?draft=biased&width=6&seed=3")
+    click(page, "Run to end")
+    fixed = core.simulate("biased", 6, 3).counters
+    has_text(page, "8 of 8 tokens committed", f"This run used {fixed.target_passes}",
+             f"plus {fixed.draft_steps} cheap draft")
+    assert "early stops" not in page.text()
+    click(page, "Stop drafting early")
+    has_text(page, "dynamic lookahead", "0 of 8 tokens committed")  # the trace restarted, and said why
+    expect(page).to_have_url(re.compile(r"lookahead=0\.50"))
+    click(page, "Run to end")
+    early = core.simulate("biased", 6, 3, lookahead=Fraction(1, 2)).counters
+    assert early.early_stops > 0 and early != fixed
+    has_text(page, "early stops", f"This run used {early.target_passes}", f"plus {early.draft_steps} cheap draft")
+    assert_clean(page)
+
+
 def test_a_bad_url_value_shows_a_plain_text_notice_and_the_default(app_page):
     page = app_page.open("?width=12&draft=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E")
     expect(page.get_by_text("The link's width is not valid").first).to_be_visible()
