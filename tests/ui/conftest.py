@@ -116,9 +116,14 @@ def served_app():
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium():
-    """Debian's Chromium through Playwright (Playwright's own download does not work here)."""
+    """Debian's Chromium through Playwright (Playwright's own download does not work here).
+
+    One per test file: Playwright's sync API leaves its event loop marked as
+    running in this thread, which would make asyncio code in any test that
+    runs after it (the tabs' model tests) schedule work that never runs.
+    """
     executable = shutil.which("chromium")
     if executable is None:
         reason = "Debian's chromium is not installed (tests/run.sh installs it with apt-get)"
