@@ -14,10 +14,8 @@ import param
 
 from . import theme
 from .model import LABELS, Model
-from .parts import field
+from .parts import DRAFT_OPTIONS, field
 from .urlstate import LOOKAHEAD_OFF, SEED_MAX, THRESHOLDS
-
-DRAFT_OPTIONS = {"Aligned": "aligned", "Biased": "biased"}
 
 HELP = {
     "draft": "Aligned: the draft uses the target's own table, so every guess is accepted. "

@@ -38,7 +38,7 @@ from core.variants import VARIANTS
 
 from . import theme
 from .calculator import Calculator
-from .parts import field, style_figure
+from .parts import DRAFT_OPTIONS, field, style_figure
 from .urlstate import SEED_MAX as MAX_SEED  # seeds a browser number field holds exactly
 
 TOKENS = tuple(core.TOKENS)
@@ -506,7 +506,7 @@ class ExactTab(pn.viewable.Viewer):
         m = self.model
         self.variant = pn.widgets.Select(label="Verification rule", options=list(VARIANTS), value=m.variant,
                                          sizing_mode="stretch_width", margin=(4, 5), stylesheets=[HIDDEN_LABEL])
-        self.draft = pn.widgets.RadioButtonGroup(options={"Aligned": "aligned", "Biased": "biased"},
+        self.draft = pn.widgets.RadioButtonGroup(options=DRAFT_OPTIONS,
                                                  value=m.draft, color="primary", variant="outline",
                                                  stylesheets=[theme.BUTTON], margin=(4, 5))
         self.width = pn.widgets.IntSlider(label="", start=1, end=core.MAX_WIDTH, value=m.width, bar_color=theme.ACCENT,

@@ -318,11 +318,7 @@ class Model(param.Parameterized):
             return self._said_commit(after.blocks[-1], after)
         if action == "run_block":
             block = after.blocks[-1]
-            early = ""
-            if block.stopped_early:
-                last = block.proposals[-1]
-                early = (f"Dynamic lookahead stopped drafting after {count(len(block.proposals), 'guess', 'guesses')}"
-                         f": the draft gave {last.token} only q = {dec(last.q_x)}, below {self.lookahead}. ")
+            early = self._said_early_stop(block) + " " if block.stopped_early else ""
             return (f"Block {block.index + 1} ran through Draft, Verify and Commit in one go. " + early
                     + self._said_verify(block, past=True) + " " + self._said_commit(block, after, lead=False))
         if action == "run_to_end":
@@ -337,12 +333,16 @@ class Model(param.Parameterized):
         text = (f"The draft model proposed {count(n, 'token')}: {tokens(p.token for p in block.proposals)}. "
                 f"{'It is' if n == 1 else 'They are'} not in the output yet.")
         if block.stopped_early:
-            last = block.proposals[-1]
-            text += (f" Dynamic lookahead stopped drafting early: the draft gave its own guess {last.token} only "
-                     f"q = {dec(last.q_x)}, below the threshold {self.lookahead}.")
+            text += " " + self._said_early_stop(block)
         elif n < self.width:
             text += f" (Only {NUMBERS[n] if n < len(NUMBERS) else n}: the output has room for no more.)"
         return text
+
+    def _said_early_stop(self, block):
+        last = block.proposals[-1]
+        return (f"Dynamic lookahead stopped drafting after {count(len(block.proposals), 'guess', 'guesses')}: the "
+                f"draft gave its own guess {last.token} only q = {dec(last.q_x)}, below the threshold "
+                f"{self.lookahead}.")
 
     def _said_verify(self, block, past=False):
         n = len(block.proposals)

@@ -4,6 +4,9 @@ import panel as pn
 
 from . import theme
 
+# The draft choice as every view labels it.
+DRAFT_OPTIONS = {"Aligned": "aligned", "Biased": "biased"}
+
 
 def field(title, help_text, *widgets, basis="220px"):
     """A control with its name in bold and one line of help above it; shrinks and wraps in a FlexBox."""

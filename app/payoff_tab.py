@@ -27,7 +27,7 @@ from core import display, payoff
 
 from . import theme
 from .exact_tab import connected
-from .parts import field, style_figure
+from .parts import DRAFT_OPTIONS, field, style_figure
 
 WIDTHS = tuple(range(1, core.MAX_WIDTH + 1))
 
@@ -322,7 +322,7 @@ class PayoffTab(pn.viewable.Viewer):
         self.cost = pn.widgets.FloatSlider(label="", start=0, end=1, step=0.01, value=m.cost, format="0.00",
                                            bar_color=theme.ACCENT, sizing_mode="stretch_width", min_width=160,
                                            margin=(4, 10))
-        self.draft = pn.widgets.RadioButtonGroup(options={"Aligned": "aligned", "Biased": "biased"},
+        self.draft = pn.widgets.RadioButtonGroup(options=DRAFT_OPTIONS,
                                                  value=m.draft, color="primary", variant="outline",
                                                  stylesheets=[theme.BUTTON], margin=(4, 5))
         self.lookahead = pn.widgets.Toggle(label="Add the lookahead curves", value=m.lookahead, color="primary",

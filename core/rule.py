@@ -52,12 +52,6 @@ def residual(p, q):
     return tuple(x / mass for x in part)
 
 
-def normalise(row):
-    """A non-negative row scaled to sum to 1."""
-    total = sum(row)
-    return tuple(Fraction(x) / total for x in row)
-
-
 @dataclass(frozen=True)
 class Decomposition:
     """One position split into accepted mass and corrected mass (seed 001).
