@@ -205,10 +205,9 @@ def import_times():
                             capture_output=True, text=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     rows = {}
     for line in result.stderr.splitlines():
-        match = re.match(r"import time:\s+(\d+) \|\s+(\d+) \|( *)(\S+)", line)
+        match = re.match(r"import time:\s+\d+ \|\s+(\d+) \|( *)(\S+)", line)
         if match:
-            self_us, cumulative, indent, name = int(match[1]), int(match[2]), len(match[3]), match[4]
-            rows[name] = (cumulative / 1000, indent)
+            rows[match[3]] = (int(match[1]) / 1000, len(match[2]))
     return rows
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from core import sampler  # noqa: E402
+from core import sampler  # noqa: E402  (MAX_RUNS; the measurement imports it again)
 from pyodide_runner import PyodideScriptError, PyodideUnavailable, run_in_pyodide  # noqa: E402
 
 K = 4
@@ -35,47 +35,52 @@ CASES = (
     ("ordinary decoding (target only)", "target", {}),
 )
 
-# The same measurement, run by Pyodide's Python: prints one JSON line.
-SCRIPT = """
-import json, sys, time
+# The measurement itself, one source for both runtimes.
+MEASURE = """
+import time
 from core import sampler
-cases, k, runs, repeat = json.loads(sys.argv[1])
-began = time.perf_counter()
-out = []
-for name, kind, kw in cases:
-    best = None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        if kind == "prefixes":
-            counts = sampler.sample_prefixes(kw["draft"], kw["width"], k, runs, base_seed=0, variant=kw["variant"])
-        else:
-            counts = sampler.sample_target(k, runs, base_seed=0)
-        seconds = time.perf_counter() - start
-        best = seconds if best is None else min(best, seconds)
-    out.append({"name": name, "seconds": best, "counts": sorted(("".join(s), c) for s, c in counts.items())})
-print(json.dumps({"version": sys.version.split()[0], "cases": out, "total": time.perf_counter() - began}))
-"""
 
 
-def cpython(runs, repeat):
-    """{name: (best seconds, counts as a sorted list)} on this interpreter."""
-    out = {}
-    for name, kind, kw in CASES:
+def measure(cases, k, runs, repeat):
+    out = []
+    for name, kind, kw in cases:
         best = None
         for _ in range(repeat):
             start = time.perf_counter()
             if kind == "prefixes":
-                counts = sampler.sample_prefixes(kw["draft"], kw["width"], K, runs, base_seed=0, variant=kw["variant"])
+                counts = sampler.sample_prefixes(kw["draft"], kw["width"], k, runs, base_seed=0, variant=kw["variant"])
             else:
-                counts = sampler.sample_target(K, runs, base_seed=0)
+                counts = sampler.sample_target(k, runs, base_seed=0)
             seconds = time.perf_counter() - start
             best = seconds if best is None else min(best, seconds)
-        out[name] = (best, sorted(("".join(s), c) for s, c in counts.items()))
+        out.append({"name": name, "seconds": best, "counts": sorted(("".join(s), c) for s, c in counts.items())})
     return out
+"""
+
+# Pyodide's Python runs it as a program and prints one JSON line.
+SCRIPT = MEASURE + """
+import json, sys
+cases, k, runs, repeat = json.loads(sys.argv[1])
+began = time.perf_counter()
+out = measure(cases, k, runs, repeat)
+print(json.dumps({"version": sys.version.split()[0], "cases": out, "total": time.perf_counter() - began}))
+"""
+
+
+def by_name(cases):
+    """{name: (best seconds, counts as a sorted list of pairs)}."""
+    return {c["name"]: (c["seconds"], [tuple(x) for x in c["counts"]]) for c in cases}
+
+
+def cpython(runs, repeat):
+    """The measurement on this interpreter."""
+    namespace = {}
+    exec(MEASURE, namespace)
+    return by_name(namespace["measure"](CASES, K, runs, repeat))
 
 
 def pyodide(runs, repeat):
-    """(results like ``cpython``, boot + load seconds, Python version), or a reason it could not run."""
+    """(results as ``cpython`` gives them, boot + load seconds, Python version), or a reason it could not run."""
     start = time.perf_counter()
     try:
         raw = run_in_pyodide(SCRIPT, mounts=("core", "toy_tables"), args=(json.dumps([CASES, K, runs, repeat]),),
@@ -84,8 +89,7 @@ def pyodide(runs, repeat):
         return str(exc).splitlines()[0]
     wall = time.perf_counter() - start
     data = json.loads(raw)
-    results = {c["name"]: (c["seconds"], [tuple(x) for x in c["counts"]]) for c in data["cases"]}
-    return results, wall - data["total"], data["version"]
+    return by_name(data["cases"]), wall - data["total"], data["version"]
 
 
 def main():
