@@ -53,17 +53,20 @@ def _clean(text, name, max_chars, example):
         raise TypeError(f"{name} must be given as text, got {type(text).__name__}")
     if not 1 <= max_chars <= MAX_CHARS_ALLOWED:
         raise ValueError(f"max_chars must be from 1 to {MAX_CHARS_ALLOWED}, got {max_chars!r}")
-    # The length is checked before anything else looks at the characters.
-    if len(text) > max_chars and len(text.strip()) > max_chars:
-        raise InputError(f"{name} is too long ({len(text.strip()):,} characters, at most {max_chars}): {example}")
+    # The length is checked before anything else looks at the characters; spaces
+    # around a number are forgiven, but never counted one by one in a huge text.
+    if len(text) > max_chars:
+        length = len(text) if len(text) > 10 * MAX_CHARS_ALLOWED else len(text.strip())
+        if length > max_chars:
+            raise InputError(f"{name} is too long ({length:,} characters, at most {max_chars}): {example}")
     text = text.strip()
     if not text:
         raise InputError(f"{name} is empty: {example}")
     if not text.isascii():
         c = next(c for c in text if not c.isascii())
         if c.isdigit() or c.isnumeric():
-            raise InputError(f"{name}, {shown(text)}, uses {c!r}, which is not one of the digits 0-9: "
-                             f"type the number with 0-9")
+            which = "is" if text == c else f"uses {c!r}, which is"
+            raise InputError(f"{name}, {shown(text)}, {which} not one of the digits 0-9: type the number with 0-9")
         raise InputError(f"{name}, {shown(text)}, contains {c!r}, which is not part of a number: {example}")
     return text
 

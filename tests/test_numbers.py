@@ -51,6 +51,7 @@ def test_the_parser_is_part_of_core_and_its_error_is_a_value_error():
     ("   ", "the value is empty"),
     ("9" * 41, "the value is too long (41 characters, at most 40)"),
     ("1" * 10_000, "the value is too long (10,000 characters, at most 40)"),
+    (" " * 10_000_000 + "0.5", "the value is too long (10,000,003 characters, at most 40)"),
     ("1e5", "the value, '1e5', uses an exponent (e): write it out as 100000"),
     ("1.5E-3", "the value, '1.5E-3', uses an exponent (e): write it out as 0.0015"),
     ("-2e+2", "the value, '-2e+2', uses an exponent (e): write it out as -200"),
@@ -65,7 +66,7 @@ def test_the_parser_is_part_of_core_and_its_error_is_a_value_error():
     ("0.5/2", "the value, '0.5/2', is not a number: a fraction needs whole numbers on both sides of the /"),
     ("١٢", "the value, '١٢', uses '١', which is not one of the digits 0-9"),  # Arabic-Indic digits
     ("０.５", "the value, '０.５', uses '０', which is not one of the digits 0-9"),  # fullwidth digits
-    ("½", "the value, '½', uses '½', which is not one of the digits 0-9"),
+    ("½", "the value, '½', is not one of the digits 0-9: type the number with 0-9"),
     ("−0.5", "the value, '−0.5', contains '−', which is not part of a number"),  # a typographic minus
     ("one", "the value, 'one', is not a number: type a decimal such as 0.5 or a fraction such as 1/3"),
     ("e5", "the value, 'e5', is not a number"),
@@ -101,6 +102,11 @@ def test_the_name_says_what_the_number_is_for():
     assert parse_fraction("1", name="the lookahead", low=0, high=1) == 1
 
 
+def test_spaces_around_a_number_are_forgiven():
+    assert parse_fraction(" " * 500 + "0.5" + "\t\n") == F(1, 2)
+    assert parse_int("  3  ", low=1, high=8, max_chars=1) == 3
+
+
 def test_max_chars_is_the_callers_but_bounded():
     assert parse_fraction("0." + "5" * 97, max_chars=99) == F(int("5" * 97), 10**97)
     with pytest.raises(InputError, match="too long"):
@@ -122,7 +128,8 @@ def test_text_is_required_not_a_number_object():
     ("3.0", "width, '3.0', is not a whole number"),
     ("1/2", "width, '1/2', is not a whole number"),
     ("1e3", "width, '1e3', uses an exponent (e): type a whole number from 1 to 8"),
-    ("３", "width, '３', uses '３', which is not one of the digits 0-9"),
+    ("３", "width, '３', is not one of the digits 0-9"),
+    ("１２", "width, '１２', uses '１', which is not one of the digits 0-9"),
     ("three", "width, 'three', is not a number: type a whole number from 1 to 8"),
     ("", "width is empty: type a whole number from 1 to 8"),
     ("1" * 41, "width is too long (41 characters, at most 40): type a whole number from 1 to 8"),
@@ -156,12 +163,21 @@ hostile = st.one_of(
 
 
 def timed(call, text):
-    start = time.perf_counter()
-    try:
-        result = call(text)
-    except InputError as e:
-        result = e
-    return result, time.perf_counter() - start
+    """``(value or InputError, seconds)``. A hang is slow every time; a pause of this
+    shared machine is not, so a slow answer is timed again, up to 3 times, and the
+    fastest counts."""
+    best = None
+    for _ in range(3):
+        start = time.perf_counter()
+        try:
+            result = call(text)
+        except InputError as e:
+            result = e
+        seconds = time.perf_counter() - start
+        best = seconds if best is None else min(best, seconds)
+        if best < HANG:
+            break
+    return result, best
 
 
 @settings(max_examples=600, deadline=None)
@@ -170,6 +186,7 @@ def timed(call, text):
 @example("1e-999999999")
 @example("9" * 10_000)
 @example("1" * 1_000_000)
+@example(" " * 10_000_000 + "0.5")
 def test_any_text_gets_an_exact_value_in_range_or_a_sentence_within_50_ms(text):
     value, seconds = timed(lambda t: parse_fraction(t, low=-10, high=10), text)
     assert seconds < HANG, f"{text[:40]!r} took {seconds * 1000:.1f} ms"
@@ -249,12 +266,15 @@ import json, time
 from core import InputError, parse_distribution, parse_fraction, parse_int
 
 def answer(call, text):
-    start = time.perf_counter()
-    try:
-        result = str(call(text))
-    except InputError as e:
-        result = "refused: " + str(e)
-    return result, time.perf_counter() - start
+    times = []
+    while len(times) < 3 and min(times, default=1) >= 0.050:  # the fastest of up to 3, as on CPython
+        start = time.perf_counter()
+        try:
+            result = str(call(text))
+        except InputError as e:
+            result = "refused: " + str(e)
+        times.append(time.perf_counter() - start)
+    return result, min(times)
 
 print(json.dumps([[answer(parse_fraction, text), answer(lambda t: parse_int(t, low=0, high=2**64 - 1), text),
                    answer(parse_distribution, ",".join([text, "0", "0"]))] for text in CASES]))

@@ -91,7 +91,8 @@ def test_residual_weights_match_the_fraction_residual():
         ("0.6,-0.3,0.7", "the value for B is negative"),
         ("0.6,,0.4", "the value for B is empty"),
         ("0.6,0.4,1/0", "the value for C, '1/0', divides by zero"),
-        ("0.6,0.4,٠", "the value for C, '٠', uses '٠', which is not one of the digits 0-9"),
+        ("0.6,0.4,٠", "the value for C, '٠', is not one of the digits 0-9"),
+        ("0.6,0.4,٠٠", "the value for C, '٠٠', uses '٠', which is not one of the digits 0-9"),
         ("0.6,0.3,0.2", "the numbers sum to 1.1, not exactly 1: 0.1 over 1"),
         ("0.5,0.3,0.1", "the numbers sum to 0.9, not exactly 1: 0.1 short of 1"),
         ("1/3,1/3,0.3333333", "the numbers sum to 29999999/30000000 ≈ 0.9999999667, not exactly 1: "
