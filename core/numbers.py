@@ -4,7 +4,7 @@ A link (``?lookahead=...``), a command line (``--cost ...``) and the
 calculator's boxes all hand us text. ``Fraction("1e999999999")`` builds that
 number digit by digit and never returns, and ``int()`` of 4,301 digits
 raises an error no student should see. So the text is checked first, with
-plain string tests (length, characters, one regular expression on at most
+plain string tests (length, characters, a few regular expressions on at most
 ``max_chars`` ASCII characters), and converted only when it is a short
 decimal like ``0.5`` / ``.5`` / ``-0.25`` / ``3`` or a fraction like ``1/3``.
 No big-number arithmetic is ever started, so every call answers in
@@ -34,6 +34,8 @@ WHOLE = re.compile(r"[+-]?[0-9]+")
 EXPONENT = re.compile(_SIGN + _DIGITS + r"[eE]([+-]?[0-9]+)")
 NOT_FINITE = re.compile(r"[+-]?(?:nan|inf|infinity)", re.IGNORECASE)
 SLASHED = re.compile(_SIGN + _DIGITS + r" */ *" + _SIGN + _DIGITS)
+COMMA = re.compile(r"[+-]?[0-9]*,[0-9]+")
+PERCENT = re.compile(_SIGN + _DIGITS + r" *%")
 
 EXAMPLE = "type a decimal such as 0.5 or a fraction such as 1/3"
 
@@ -119,6 +121,10 @@ def parse_fraction(text, *, name="the value", max_chars=MAX_CHARS, low=None, hig
     elif SLASHED.fullmatch(text):
         raise InputError(f"{name}, {shown(text)}, is not a number: "
                          f"a fraction needs whole numbers on both sides of the /, such as 1/3")
+    elif COMMA.fullmatch(text):
+        raise InputError(f"{name}, {shown(text)}, has a decimal comma: write it with a point, such as 0.5")
+    elif PERCENT.fullmatch(text):
+        raise InputError(f"{name}, {shown(text)}, is a percentage: write it as a decimal, such as 0.5 for 50%")
     else:
         raise InputError(f"{name}, {shown(text)}, is not a number: {EXAMPLE}")
     return _in_range(value, text, name, low, high)

@@ -19,6 +19,7 @@ block's later positions follow tokens the draft favours, so the two differ.
 Both are algorithmic expectations: no batching, memory or concurrency.
 """
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -29,6 +30,7 @@ from toy_tables import TOKENS
 
 from .config import MAX_TOKENS, MAX_WIDTH, Config
 from .exact import block_outcomes
+from .numbers import parse_fraction
 from .variants import VARIANTS
 
 
@@ -135,7 +137,14 @@ MAX_COST = 10
 
 
 def check_cost(cost):
-    """``cost`` as a Fraction from 0 to ``MAX_COST``, else a ValueError that says so."""
+    """``cost`` as a Fraction from 0 to ``MAX_COST``, else a ValueError that says so.
+
+    Text is read by ``core.numbers`` (``Fraction("1e999999999")`` would never return).
+    """
+    if isinstance(cost, str):
+        return parse_fraction(cost, name="the draft cost c", low=0, high=MAX_COST)
+    if isinstance(cost, float) and not math.isfinite(cost):
+        raise ValueError(f"the draft cost c must be from 0 to {MAX_COST}, got {cost}")
     cost = Fraction(cost)
     if not 0 <= cost <= MAX_COST:
         small = abs(cost.numerator) < 10**12 and cost.denominator < 10**12  # never print a 4,000-digit number

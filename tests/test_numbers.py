@@ -76,6 +76,8 @@ def test_the_parser_is_part_of_core_and_its_error_is_a_value_error():
     ("0x10", "the value, '0x10', is not a number"),
     ("1/3/4", "the value, '1/3/4', is not a number"),
     ("-", "the value, '-', is not a number"),
+    ("0,5", "the value, '0,5', has a decimal comma: write it with a point, such as 0.5"),
+    ("50%", "the value, '50%', is a percentage: write it as a decimal, such as 0.5 for 50%"),
 ])
 def test_refusals_say_what_is_actually_wrong(text, message):
     with pytest.raises(InputError) as err:
@@ -260,7 +262,8 @@ def test_an_inexact_sum_never_looks_whole(value):
 
 # Fixed hostile and ordinary inputs; each runtime reports (value or message, ms).
 BROWSER_CASES = ["0.5", ".5", "-0.25", "1/3", " 7 ", "1e5", "1e999999999", "1e-999999999", "9" * 10_000,
-                 "١٢", "０.５", "½", "nan", "-inf", "1/0", "one", "<b>e</b>", "0." + "3" * 38, "3.5", "", "x" * 40]
+                 "١٢", "０.５", "½", "nan", "-inf", "1/0", "one", "<b>e</b>", "0." + "3" * 38, "3.5", "3.", "", "x" * 40,
+                 "0,5", "50%", "−0.5", "2/4", " " * 100_000 + "1"]
 BROWSER_SCRIPT = """
 import json, time
 from core import InputError, parse_distribution, parse_fraction, parse_int
