@@ -112,7 +112,8 @@ def test_parse_distribution_is_exact():
 
 @pytest.mark.parametrize("text, message", [("1e10000000,0,0", "the value for A, '1e10000000', uses an exponent (e)"),
                                            ("1e400,0,0", "the value for A, '1e400', uses an exponent (e)"),
-                                           ("0.5,0.5E1,0", "the value for B, '0.5E1', uses an exponent (e): write it out as 5"),
+                                           ("0.5,0.5E1,0",
+                                            "the value for B, '0.5E1', uses an exponent (e): write it out as 5"),
                                            ("1" * 200, "too long"),
                                            ("0." + "1" * 50 + ",0,0", "the value for A is too long (52 characters")])
 def test_parse_distribution_refuses_input_that_would_hang_or_overflow(text, message):

@@ -189,7 +189,8 @@ def test_sampler_refuses_seeds_that_would_pass_2_64_minus_1_instead_of_wrapping(
     # the last run alone, seed 2**64 - 1, is fine: it is the largest seed
     assert sum(sample_prefixes("biased", 3, 2, 1, base_seed=top).values()) == 1
     assert sum(sample_prefixes("biased", 3, 2, 10, base_seed=top - 9).values()) == 10
-    for sample in (lambda: sample_prefixes("biased", 3, 2, 10, base_seed=top - 8), lambda: sample_target(2, 10, top - 8)):
+    for sample in (lambda: sample_prefixes("biased", 3, 2, 10, base_seed=top - 8),
+                   lambda: sample_target(2, 10, top - 8)):
         with pytest.raises(ValueError, match=r"^10 runs from seed 18446744073709551607 would pass the largest seed, "
                                              r"2\*\*64 - 1; start from seed 18446744073709551606 or lower$"):
             sample()
