@@ -8,6 +8,7 @@ from toy_tables import TOKENS
 
 from . import display
 from .config import DRAFTS, MAX_TOKENS, MAX_WIDTH, Config, ConfigError
+from .numbers import InputError, parse_fraction, parse_int
 from .records import Block, Bonus, Correction, Counters, Proposal
 from .rule import Decomposition, decompose, parse_distribution
 from .session import ACTIONS, PhaseError, Session, position, simulate
@@ -18,7 +19,7 @@ VARIANTS = tuple(_VARIANTS)
 
 __all__ = [
     "ACTIONS", "DRAFTS", "MAX_TOKENS", "MAX_WIDTH", "TOKENS", "VARIANTS",
-    "Block", "Bonus", "Config", "ConfigError", "Correction", "Counters", "Decomposition",
-    "PhaseError", "Proposal", "Session", "Trace", "decompose", "display", "parse_distribution", "position",
-    "simulate",
+    "Block", "Bonus", "Config", "ConfigError", "Correction", "Counters", "Decomposition", "InputError",
+    "PhaseError", "Proposal", "Session", "Trace", "decompose", "display", "parse_distribution", "parse_fraction",
+    "parse_int", "position", "simulate",
 ]

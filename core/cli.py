@@ -2,14 +2,16 @@
 
 Bad arguments print one line on stderr and exit with status 2; the
 engine's own errors (ConfigError, ValueError) are reported the same way.
+Every number is read by ``core.numbers`` (bounded, exact) once argparse has
+split the arguments, so no argument can hang the program or end in a traceback.
 """
 
 import argparse
 import sys
-from fractions import Fraction
 
 from . import display, exact, payoff
-from .config import DRAFTS, MAX_TOKENS, ConfigError
+from .config import DRAFTS, MAX_OUTPUT, MAX_SEED, MAX_TOKENS, MAX_WIDTH, ConfigError
+from .numbers import parse_fraction, parse_int
 from .rule import decompose, parse_distribution
 from .session import simulate
 from .variants import VARIANTS
@@ -24,18 +26,40 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def fraction(text):
-    try:
-        return Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+def whole(low, high):
+    return lambda text, name: parse_int(text, name=name, low=low, high=high)
 
 
-def distribution(text):
+def fraction(low, high):
+    return lambda text, name: parse_fraction(text, name=name, low=low, high=high)
+
+
+def distribution(text, name):
     try:
         return parse_distribution(text)
     except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
+        raise ValueError(f"{name}: {e}") from None
+
+
+# How each number argument is read, by its argparse dest; argparse itself keeps the text.
+NUMBERS = {
+    "width": whole(1, MAX_WIDTH),
+    "seed": whole(0, MAX_SEED),
+    "max_tokens": whole(1, MAX_OUTPUT),
+    "length": whole(1, MAX_TOKENS),
+    "lookahead": fraction(0, 1),
+    "cost": fraction(0, payoff.MAX_COST),
+    "p": distribution,
+    "q": distribution,
+}
+
+
+def read_numbers(args):
+    for dest, read in NUMBERS.items():
+        text = getattr(args, dest, None)
+        if text is not None:
+            setattr(args, dest, read(text, "--" + dest.replace("_", "-")))
+    return args
 
 
 def build_parser():
@@ -45,30 +69,33 @@ def build_parser():
     def scenario(p, width=True):
         p.add_argument("--draft", choices=DRAFTS, required=True)
         if width:
-            p.add_argument("--width", type=int, required=True, help="draft length per block, 1 to 8")
+            p.add_argument("--width", required=True, help=f"draft length per block, 1 to {MAX_WIDTH}")
         p.add_argument("--variant", choices=tuple(VARIANTS), default="exact")
-        p.add_argument("--lookahead", type=fraction, default=None,
-                       help="dynamic lookahead: stop drafting after a proposal with q(x) below this")
+        p.add_argument("--lookahead", default=None,
+                       help="dynamic lookahead, from 0 to 1 (e.g. 0.3 or 1/3): "
+                            "stop drafting after a proposal with q(x) below this")
 
     t = sub.add_parser("trace", help="run one scenario and print its trace")
     scenario(t)
-    t.add_argument("--seed", type=int, required=True)
-    t.add_argument("--max-tokens", type=int, default=MAX_TOKENS)
+    t.add_argument("--seed", required=True, help=f"0 to 2**64 - 1 = {MAX_SEED}")
+    t.add_argument("--max-tokens", default=str(MAX_TOKENS), help=f"output length, 1 to {MAX_OUTPUT}")
     form = t.add_mutually_exclusive_group()
     form.add_argument("--json", action="store_true")
     form.add_argument("--markdown", action="store_true")
 
     c = sub.add_parser("check", help="decompose one position: accepted mass, rejection, residual, final")
-    c.add_argument("--p", type=distribution, required=True, help="target row, e.g. 0.6,0.3,0.1")
-    c.add_argument("--q", type=distribution, required=True, help="draft row, e.g. 0.2,0.5,0.3")
+    c.add_argument("--p", required=True, help="target row, e.g. 0.6,0.3,0.1 or 1/3,1/3,1/3; it must sum to exactly 1")
+    c.add_argument("--q", required=True, help="draft row, e.g. 0.2,0.5,0.3")
 
     e = sub.add_parser("exact", help="exact distribution of the first K tokens against the target's")
     scenario(e)
-    e.add_argument("--length", type=int, required=True, help="K, 1 to 8")
+    e.add_argument("--length", required=True, help=f"K, 1 to {MAX_TOKENS}")
 
     p = sub.add_parser("payoff", help="tokens per target pass and time per token for widths 1 to 8")
     scenario(p, width=False)
-    p.add_argument("--cost", type=fraction, required=True, help="c: one draft step's cost relative to one target pass")
+    p.add_argument("--cost", required=True,
+                   help=f"c: one draft step's cost relative to one target pass, from 0 to {payoff.MAX_COST} "
+                        "(0 is a free draft, 1 a draft as slow as the target; e.g. 0.1 or 1/20)")
     return parser
 
 
@@ -124,7 +151,7 @@ def run_payoff(args):
 
 def main(argv=None):
     try:
-        args = build_parser().parse_args(argv)
+        args = read_numbers(build_parser().parse_args(argv))
         out = {"trace": run_trace, "check": run_check, "exact": run_exact, "payoff": run_payoff}[args.command](args)
     except (UsageError, ConfigError, ValueError) as e:
         print(f"python -m core: error: {e}", file=sys.stderr)

@@ -35,6 +35,31 @@ def exact_or_dec(x, places=3):
     return f"{x} ≈ {dec(x, places)}"
 
 
+def decimal_places(x):
+    """How many places after the point write ``x`` exactly, or None when no
+    finite decimal does (its denominator has a prime factor other than 2 and 5)."""
+    den, twos, fives = Fraction(x).denominator, 0, 0
+    while den % 2 == 0:
+        den //= 2
+        twos += 1
+    while den % 5 == 0:
+        den //= 5
+        fives += 1
+    return max(twos, fives) if den == 1 else None
+
+
+def exactly(x, max_places=40):
+    """``x`` written exactly: a decimal when a short one exists (``"1.1"``), else the
+    fraction beside a decimal with places enough to tell it from the nearest whole
+    number (``"29999999/30000000 ≈ 0.9999999667"``, never ``≈ 1.000``)."""
+    x = Fraction(x)
+    places = decimal_places(x)
+    if places is not None and places <= max_places:
+        return dec(x, places)
+    off = abs(x - round(x))
+    return f"{x} ≈ {dec(x, len(str(off.denominator // off.numerator)) + 2)}"
+
+
 def percent(x, places=1):
     return "—" if x is None else f"{dec(Fraction(x) * 100, places)}%"
 

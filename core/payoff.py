@@ -19,6 +19,7 @@ block's later positions follow tokens the draft favours, so the two differ.
 Both are algorithmic expectations: no batching, memory or concurrency.
 """
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -29,6 +30,7 @@ from toy_tables import TOKENS
 
 from .config import MAX_TOKENS, MAX_WIDTH, Config
 from .exact import block_outcomes
+from .numbers import parse_fraction
 from .variants import VARIANTS
 
 
@@ -128,12 +130,33 @@ def long_run(draft, width, lookahead=None, variant="exact"):
     return sum(weights[s] * tokens[s] for s in TOKENS), sum(weights[s] * steps[s] for s in TOKENS)
 
 
+# c is one draft step's cost in target passes: 0 is a free draft, 1 a draft as
+# slow as the target. Past 1 every width only loses more; 10 leaves room to show
+# that, and keeps every figure a finite float for display.
+MAX_COST = 10
+
+
+def check_cost(cost):
+    """``cost`` as a Fraction from 0 to ``MAX_COST``, else a ValueError that says so.
+
+    Text is read by ``core.numbers`` (``Fraction("1e999999999")`` would never return).
+    """
+    if isinstance(cost, str):
+        return parse_fraction(cost, name="the draft cost c", low=0, high=MAX_COST)
+    if isinstance(cost, float) and not math.isfinite(cost):
+        raise ValueError(f"the draft cost c must be from 0 to {MAX_COST}, got {cost}")
+    cost = Fraction(cost)
+    if not 0 <= cost <= MAX_COST:
+        small = abs(cost.numerator) < 10**12 and cost.denominator < 10**12  # never print a 4,000-digit number
+        got = cost if small else ("a negative number" if cost < 0 else f"more than {MAX_COST}")
+        raise ValueError(f"the draft cost c must be from 0 to {MAX_COST}, got {got}")
+    return cost
+
+
 def payoff(draft, width, cost, lookahead=None, variant="exact"):
     """Exact long-run tokens per pass and time per token, beside the closed form."""
     Config(draft, width, 0, MAX_TOKENS, variant, lookahead)
-    cost = Fraction(cost)
-    if not 0 <= cost:
-        raise ValueError(f"the draft cost c must be 0 or more, got {cost}")
+    cost = check_cost(cost)
     lookahead = None if lookahead is None else Fraction(lookahead)
     per_pass, draft_steps = long_run(draft, width, lookahead, variant)
     a = alpha(draft)

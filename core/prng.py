@@ -30,7 +30,13 @@ INCREMENT = (STREAM << 1) | 1
 
 
 def seed(initstate):
-    """The generator state after ``pcg32_srandom_r(initstate, STREAM)``."""
+    """The generator state after ``pcg32_srandom_r(initstate, STREAM)``.
+
+    Seeds outside 0 .. 2**64 - 1 are refused: masked, they would silently
+    give the trace of another seed.
+    """
+    if not 0 <= initstate <= MASK64:
+        raise ValueError("a seed must be a whole number from 0 to 2**64 - 1")
     state = (0 * MULTIPLIER + INCREMENT) & MASK64
     state = (state + initstate) & MASK64
     return (state * MULTIPLIER + INCREMENT) & MASK64

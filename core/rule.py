@@ -16,11 +16,12 @@ Two layers: Fraction functions that records and the inspector show, and
 integer primitives that the engine samples with. Both are exact.
 """
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from fractions import Fraction
 
+from . import display
+from .numbers import InputError, parse_fraction
 from .prng import U_BITS
 
 ZERO = Fraction(0)
@@ -84,37 +85,32 @@ def decompose(p, q):
     return Decomposition(p, q, accepted, rejection, part, norm, corrected, final)
 
 
-# Short input with no exponent keeps parsing instant and every sum a finite float.
+# Three short numbers and their separators; each number is read by core.numbers.
 MAX_INPUT = 120
-EXPONENT = re.compile(r"[eE]")
 
 
 def parse_distribution(text, size=3):
     """Parse ``"0.6,0.3,0.1"`` (or fractions like ``"1/3"``) into exact Fractions.
 
-    Raises ``ValueError`` with a sentence a student can act on.
+    Raises ``InputError`` (a ``ValueError``) with a sentence a student can act on.
     """
-    text = str(text)
+    text = text if isinstance(text, str) else str(text)
     if len(text) > MAX_INPUT:
-        raise ValueError(f"that is too long: give {size} short numbers such as 0.6, 0.3, 0.1")
-    parts = [s.strip() for s in text.replace(";", ",").split(",")]
+        raise InputError(f"that is too long: give {size} short numbers such as 0.6, 0.3, 0.1")
+    parts = text.replace(";", ",").split(",")
     if len(parts) != size:
-        raise ValueError(f"give {size} numbers separated by commas, one for each of A, B, C")
+        raise InputError(f"give {size} numbers separated by commas, one for each of A, B, C")
     row = []
     for name, part in zip("ABC", parts):
-        if EXPONENT.search(part):
-            # Fraction("1e999999999") would build that number digit by digit.
-            raise ValueError(f"the value for {name}, {part!r}, uses an exponent; write it as a decimal or a fraction")
-        try:
-            value = Fraction(part)
-        except (ValueError, ZeroDivisionError):
-            raise ValueError(f"the value for {name}, {part!r}, is not a number") from None
+        value = parse_fraction(part, name=f"the value for {name}")
         if value < 0:
-            raise ValueError(f"the value for {name} is negative; probabilities are at least 0")
+            raise InputError(f"the value for {name} is negative; probabilities are at least 0")
         row.append(value)
     total = sum(row)
     if total != 1:
-        raise ValueError(f"the numbers sum to {float(total):g}, not exactly 1")
+        gap = abs(total - 1)
+        raise InputError(f"the numbers sum to {display.exactly(total)}, not exactly 1: "
+                         f"{display.exactly(gap)} {'short of' if total < 1 else 'over'} 1")
     return tuple(row)
 
 

@@ -14,18 +14,23 @@ from toy_tables import TOKENS
 
 from . import prng
 from .block import committed, draft_block, verify_block
-from .config import MAX_TOKENS, Config
+from .config import MAX_SEED, MAX_TOKENS, Config
 from .rule import pick
 from .variants import VARIANTS
 
 MAX_RUNS = 100_000
 
 
-def _check_runs(n, k, max_tokens):
+def _check_runs(n, k, max_tokens, base_seed):
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_RUNS:
         raise ValueError(f"the number of runs must be from 1 to {MAX_RUNS:,}, got {n!r}")
     if not 1 <= k <= max_tokens:
         raise ValueError(f"k must be from 1 to {max_tokens}, got {k!r}")
+    # Past 2**64 - 1 the generator's seed would wrap to 0, 1, ...: runs that
+    # could not be replayed in the widget with the seed they claim.
+    if base_seed + n - 1 > MAX_SEED:
+        raise ValueError(f"{n:,} runs from seed {base_seed} would pass the largest seed, 2**64 - 1; "
+                         f"start from seed {MAX_SEED - n + 1} or lower")
 
 
 def speculative_prefix(config, k, rng):
@@ -47,7 +52,7 @@ def speculative_prefix(config, k, rng):
 def sample_prefixes(draft, width, k, n, base_seed=0, variant="exact", max_tokens=MAX_TOKENS, lookahead=None):
     """Counts of the first ``k`` tokens over ``n`` runs: ``Counter({("A", "B"): 812, ...})``."""
     config = Config(draft, width, base_seed, max_tokens, variant, lookahead)
-    _check_runs(n, k, max_tokens)
+    _check_runs(n, k, max_tokens, base_seed)
     counts = Counter(speculative_prefix(config, k, prng.seed(base_seed + i)) for i in range(n))
     return Counter({tuple(TOKENS[x] for x in seq): c for seq, c in counts.items()})
 
@@ -74,11 +79,12 @@ def ordinary_prefix(k, rng):
 def sample_target(k, n, base_seed=0):
     """The same ``n`` seeds through ordinary target-only decoding."""
     Config(seed=base_seed)
-    _check_runs(n, k, MAX_TOKENS)
+    _check_runs(n, k, MAX_TOKENS, base_seed)
     counts = Counter(ordinary_prefix(k, prng.seed(base_seed + i)) for i in range(n))
     return Counter({tuple(TOKENS[x] for x in seq): c for seq, c in counts.items()})
 
 
 def ordinary_output(seed, k=MAX_TOKENS):
     """What ordinary decoding writes with ``seed``: same distribution, different draws."""
+    Config(seed=seed)
     return tuple(TOKENS[x] for x in ordinary_prefix(k, prng.seed(seed)))

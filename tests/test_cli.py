@@ -1,6 +1,7 @@
 """``python -m core``: readable output, exact numbers, one-line errors."""
 
 import json
+from fractions import Fraction as F
 import subprocess
 import sys
 from pathlib import Path
@@ -66,11 +67,21 @@ def test_payoff_marks_the_best_width(capsys):
     "argv, message",
     [
         (["trace", "--draft", "greedy", "--width", "3", "--seed", "1"], "invalid choice: 'greedy'"),
-        (["trace", "--draft", "biased", "--width", "9", "--seed", "1"], "width must be from 1 to 8"),
-        (["trace", "--draft", "biased", "--width", "x", "--seed", "1"], "invalid int value: 'x'"),
-        (["check", "--p", "0.6,0.3", "--q", "1,0,0"], "give 3 numbers"),
-        (["exact", "--draft", "biased", "--width", "3", "--length", "12"], "k must be from 1"),
-        (["payoff", "--draft", "biased", "--cost", "-1"], "the draft cost c must be 0 or more"),
+        (["trace", "--draft", "biased", "--width", "9", "--seed", "1"], "--width must be from 1 to 8, got '9'"),
+        (["trace", "--draft", "biased", "--width", "x", "--seed", "1"], "--width, 'x', is not a number"),
+        (["trace", "--draft", "biased", "--width", "2.5", "--seed", "1"], "--width, '2.5', is not a whole number"),
+        (["trace", "--draft", "biased", "--width", "3", "--seed", "-1"], "--seed must be from 0 to"),
+        (["trace", "--draft", "biased", "--width", "3", "--seed", str(2**64)],
+         "--seed must be from 0 to 18446744073709551615"),
+        (["trace", "--draft", "biased", "--width", "3", "--seed", "1", "--max-tokens", "65"],
+         "--max-tokens must be from 1 to 64"),
+        (["trace", "--draft", "biased", "--width", "3", "--seed", "1", "--lookahead", "3/2"],
+         "--lookahead must be from 0 to 1, got '3/2'"),
+        (["check", "--p", "0.6,0.3", "--q", "1,0,0"], "--p: give 3 numbers"),
+        (["check", "--p", "0.6,0.3,0.1", "--q", "one,0,0"], "--q: the value for A, 'one', is not a number"),
+        (["exact", "--draft", "biased", "--width", "3", "--length", "12"], "--length must be from 1 to 8, got '12'"),
+        (["payoff", "--draft", "biased", "--cost", "-1"], "--cost must be from 0 to 10, got '-1'"),
+        (["payoff", "--draft", "biased", "--cost", "11"], "--cost must be from 0 to 10, got '11'"),
         ([], "required: command"),
     ],
 )
@@ -81,6 +92,64 @@ def test_bad_arguments_give_one_line_and_status_2(capsys, argv, message):
     assert "Traceback" not in err
 
 
+# Each of these used to hang (Fraction builds 10**999999999 digit by digit) or end
+# in an OverflowError traceback (issue 11). Run as real programs, with a time limit.
+HOSTILE = [
+    (["payoff", "--draft", "biased", "--cost", "1e999999999"], "--cost, '1e999999999', uses an exponent (e)"),
+    (["trace", "--draft", "biased", "--width", "3", "--seed", "1", "--lookahead", "1e-999999999"],
+     "--lookahead, '1e-999999999', uses an exponent (e)"),
+    (["exact", "--draft", "biased", "--width", "3", "--length", "3", "--lookahead", "1e999999999"],
+     "--lookahead, '1e999999999', uses an exponent (e)"),
+    (["payoff", "--draft", "biased", "--cost", "1e400"], "--cost, '1e400', uses an exponent (e)"),
+    (["payoff", "--draft", "biased", "--cost", "9" * 400], "--cost is too long (400 characters, at most 40)"),
+    (["payoff", "--draft", "biased", "--cost", "9" * 39], "--cost must be from 0 to 10, got '9999999999999999999…'"),
+    (["trace", "--draft", "biased", "--width", "3", "--seed", "9" * 5000], "--seed is too long (5,000 characters"),
+    (["trace", "--draft", "biased", "--width", "3", "--seed", "1e3"], "--seed, '1e3', uses an exponent (e)"),
+    (["check", "--p", "1/0,0,0", "--q", "0.2,0.5,0.3"], "--p: the value for A, '1/0', divides by zero"),
+    (["check", "--p", "nan,0,0", "--q", "0.2,0.5,0.3"], "--p: the value for A, 'nan', is not a finite number"),
+]
+
+
+@pytest.mark.parametrize("argv, message", HOSTILE)
+def test_hostile_numbers_end_at_once_with_one_line_and_status_2(argv, message):
+    done = subprocess.run([sys.executable, "-m", "core", *argv], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"python -m core: error: {message}")
+    assert "Traceback" not in done.stderr
+
+
+def test_check_says_exactly_what_an_almost_one_row_sums_to(capsys):
+    status, _, err = run(capsys, "check", "--p", "1/3,1/3,0.3333333", "--q", "0.2,0.5,0.3")
+    assert status == 2
+    # 1/3 + 1/3 + 3333333/10000000 = 29999999/30000000, which is 1/30000000 short of 1
+    assert "the numbers sum to 29999999/30000000 ≈ 0.9999999667, not exactly 1" in err
+    assert "1/30000000 ≈ 0.0000000333 short of 1" in err
+
+
+def test_check_reads_fractions_exactly(capsys):
+    status, out, _ = run(capsys, "check", "--p", "1/3,1/3,1/3", "--q", " 0.5 , .25, 1/4")
+    assert status == 0
+    assert "equals p exactly: True" in out and "rejection 1 - sum      1/6" in out
+
+
+def test_payoff_takes_the_largest_cost_it_documents(capsys):
+    status, out, _ = run(capsys, "payoff", "--draft", "biased", "--cost", "10")
+    assert status == 0 and "c = 10;" in out
+    best = [line for line in out.splitlines() if "<- best" in line]
+    assert len(best) == 1 and best[0].split()[0] == "1"
+
+
+def test_help_documents_the_range_of_every_number(capsys):
+    for command, ranges in [("payoff", ["from 0 to 10", "from 0 to 1 "]), ("trace", ["1 to 8", "1 to 64", "2**64 - 1"]),
+                            ("exact", ["K, 1 to 8"])]:
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        out = " ".join(capsys.readouterr().out.split())
+        for words in ranges:
+            assert words in out, (command, words)
+
+
 def test_python_dash_m_core_runs_as_a_program():
     bad = subprocess.run([sys.executable, "-m", "core", "trace", "--draft", "nope", "--width", "3", "--seed", "1"],
                          cwd=ROOT, capture_output=True, text=True)
@@ -88,3 +157,14 @@ def test_python_dash_m_core_runs_as_a_program():
     good = subprocess.run([sys.executable, "-m", "core", "trace", "--draft", "biased", "--width", "3", "--seed", "1"],
                           cwd=ROOT, capture_output=True, text=True)
     assert good.returncode == 0 and "output:" in good.stdout
+
+
+@pytest.mark.parametrize("cost, says", [(-1, "got -1"), (F(21, 2), "got 21/2"), (10**5000, "got more than 10"),
+                                        (-F(1, 10**5000), "got a negative number"), (float("inf"), "got inf"),
+                                        ("1e999999999", "uses an exponent (e)")],
+                         ids=["-1", "21/2", "10**5000", "-1/10**5000", "inf", "text 1e999999999"])
+def test_payoff_refuses_a_cost_outside_0_to_10_and_never_prints_a_huge_one(cost, says):
+    from core import payoff
+    with pytest.raises(ValueError) as err:
+        payoff.payoff("biased", 3, cost)
+    assert str(err.value).startswith("the draft cost c") and says in str(err.value)

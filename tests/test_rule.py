@@ -5,7 +5,7 @@ from fractions import Fraction as F
 import pytest
 
 import toy_tables
-from core import decompose, display, parse_distribution
+from core import InputError, decompose, display, parse_distribution
 from core import rule
 
 
@@ -87,8 +87,16 @@ def test_residual_weights_match_the_fraction_residual():
     [
         ("0.6,0.3", "give 3 numbers"),
         ("0.6,abc,0.1", "the value for B, 'abc', is not a number"),
+        ("one, 0, 0", "the value for A, 'one', is not a number"),  # an "e", but no exponent
         ("0.6,-0.3,0.7", "the value for B is negative"),
-        ("0.6,0.3,0.2", "sum to 1.1, not exactly 1"),
+        ("0.6,,0.4", "the value for B is empty"),
+        ("0.6,0.4,1/0", "the value for C, '1/0', divides by zero"),
+        ("0.6,0.4,٠", "the value for C, '٠', is not one of the digits 0-9"),
+        ("0.6,0.4,٠٠", "the value for C, '٠٠', uses '٠', which is not one of the digits 0-9"),
+        ("0.6,0.3,0.2", "the numbers sum to 1.1, not exactly 1: 0.1 over 1"),
+        ("0.5,0.3,0.1", "the numbers sum to 0.9, not exactly 1: 0.1 short of 1"),
+        ("1/3,1/3,0.3333333", "the numbers sum to 29999999/30000000 ≈ 0.9999999667, not exactly 1: "
+                              "1/30000000 ≈ 0.0000000333 short of 1"),
     ],
 )
 def test_parse_distribution_explains_bad_input(text, message):
@@ -102,10 +110,14 @@ def test_parse_distribution_is_exact():
     assert parse_distribution("1/3,1/3,1/3") == fr("1/3", "1/3", "1/3")
 
 
-@pytest.mark.parametrize("text, message", [("1e10000000,0,0", "uses an exponent"), ("1e400,0,0", "uses an exponent"),
-                                           ("0.5,0.5E1,0", "uses an exponent"), ("1" * 200, "too long")])
+@pytest.mark.parametrize("text, message", [("1e10000000,0,0", "the value for A, '1e10000000', uses an exponent (e)"),
+                                           ("1e400,0,0", "the value for A, '1e400', uses an exponent (e)"),
+                                           ("0.5,0.5E1,0",
+                                            "the value for B, '0.5E1', uses an exponent (e): write it out as 5"),
+                                           ("1" * 200, "too long"),
+                                           ("0." + "1" * 50 + ",0,0", "the value for A is too long (52 characters")])
 def test_parse_distribution_refuses_input_that_would_hang_or_overflow(text, message):
     # Fraction("1e10000000") builds a ten-million-digit number: refused before parsing.
-    with pytest.raises(ValueError) as err:
+    with pytest.raises(InputError) as err:
         parse_distribution(text)
     assert message in str(err.value)

@@ -181,3 +181,27 @@ def test_draws_follow_the_documented_order_of_the_prng_stream(draft, width, seed
     n = len(trace.blocks[0].proposals)
     assert uses[:n] == ["propose"] * n  # drafting first, then the tests, then one correction or bonus
     assert set(uses[n:-1]) <= {"test"} and uses[-1] in ("test", "correction", "bonus")
+
+
+def test_sampler_refuses_seeds_that_would_pass_2_64_minus_1_instead_of_wrapping():
+    from core.sampler import sample_prefixes, sample_target
+    top = 2**64 - 1
+    # the last run alone, seed 2**64 - 1, is fine: it is the largest seed
+    assert sum(sample_prefixes("biased", 3, 2, 1, base_seed=top).values()) == 1
+    assert sum(sample_prefixes("biased", 3, 2, 10, base_seed=top - 9).values()) == 10
+    for sample in (lambda: sample_prefixes("biased", 3, 2, 10, base_seed=top - 8),
+                   lambda: sample_target(2, 10, top - 8)):
+        with pytest.raises(ValueError, match=r"^10 runs from seed 18446744073709551607 would pass the largest seed, "
+                                             r"2\*\*64 - 1; start from seed 18446744073709551606 or lower$"):
+            sample()
+
+
+def test_the_generator_refuses_a_seed_outside_64_bits_rather_than_masking_it():
+    from core import prng
+    from core.sampler import ordinary_output
+    assert prng.seed(2**64 - 1) != prng.seed(0)
+    for bad in (2**64, -1):
+        with pytest.raises(ValueError, match="from 0 to 2\\*\\*64 - 1"):
+            prng.seed(bad)
+        with pytest.raises(ConfigError, match="seed must be from 0 to"):
+            ordinary_output(bad)

@@ -47,7 +47,7 @@ def test_bad_calculator_input_shows_a_message_beside_the_field(app_page):
     has_text(page, "is not a number", "Fix the field marked above")
     field.fill("0.5, 0.3, 0.1")
     field.press("Enter")
-    has_text(page, "The numbers sum to 0.9, not exactly 1.")
+    has_text(page, "The numbers sum to 0.9, not exactly 1: 0.1 short of 1.")
     field.fill("0.5, 0.3, 0.2")
     field.press("Enter")
     has_text(page, "final = p, exactly", "rejection probability: 0.3")
