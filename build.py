@@ -52,7 +52,7 @@ ROOT = Path(__file__).resolve().parent
 WEB = ROOT / "web"
 ENTRY = ROOT / "app" / "main.py"
 OUR_PACKAGES = ("core", "toy_tables", "app")
-PYODIDE_NPM = ROOT / "tests" / "pyodide" / "node_modules" / "pyodide"
+PYODIDE_NPM = ROOT / "sitebuild" / "npm" / "node_modules" / "pyodide"
 SITE_PACKAGES_IN_PYODIDE = "/lib/python3.13/site-packages"
 DEFAULT_LOAD_TIMEOUT = 30.0
 # The scenario the embed example and the docs use (issue 4).
@@ -372,7 +372,7 @@ def pyodide_lock() -> dict:
     want = pyodide_version()
     have = json.loads(package_json.read_text())["version"]
     if have != want:
-        raise BuildError(f"tests/pyodide has pyodide {have}, but Panel {panel_version()} pins {want} (run `npm ci` there)")
+        raise BuildError(f"sitebuild/npm has pyodide {have}, but Panel {panel_version()} pins {want} (run `npm ci` there)")
     return json.loads(lock_path.read_text())
 
 
@@ -1046,7 +1046,7 @@ def bootstrap(argv):
     if not (PYODIDE_NPM / "package.json").exists():
         if not shutil.which("npm"):
             raise BuildError("needs Node 20 and npm, to byte-compile with Pyodide's own Python")
-        print("build.py: installing the npm package pyodide into tests/pyodide/", flush=True)
+        print("build.py: installing the npm package pyodide into sitebuild/npm/", flush=True)
         subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=PYODIDE_NPM.parent.parent,
                        check=True, stdout=subprocess.DEVNULL)
 

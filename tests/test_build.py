@@ -286,7 +286,7 @@ def test_every_url_the_page_loads_is_here_or_the_pyodide_url(default_build):
 
 def test_the_page_installs_exactly_the_listed_packages_and_nothing_panel_would_pull_in(default_build):
     packages = default_build.packages
-    lock = json.loads((ROOT / "tests/pyodide/node_modules/pyodide/pyodide-lock.json").read_text())["packages"]
+    lock = json.loads((ROOT / "sitebuild/npm/node_modules/pyodide/pyodide-lock.json").read_text())["packages"]
     names = [p["name"] for p in packages["from_pyodide"]] + [w["name"].lower() for w in packages["wheels"]]
     for bad in NEVER_FETCHED:
         assert bad not in names

@@ -23,7 +23,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-PYODIDE_NPM = ROOT / "tests" / "pyodide" / "node_modules" / "pyodide"
+PYODIDE_NPM = ROOT / "sitebuild" / "npm" / "node_modules" / "pyodide"
 CORE_FILES = ("pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip")
 
 
