@@ -5,8 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 
-from build_support.local_pyodide import (CORE_FILES, PAGE_PACKAGES, make_local_pyodide, require_local_pyodide,
-                                         shared_packages)
+from build_support.local_pyodide import (CORE_FILES, PAGE_PACKAGES, make_local_pyodide, npm_pyodide,
+                                         require_local_pyodide, shared_packages)
 from pyodide_runner import run_in_pyodide
 
 
@@ -14,7 +14,8 @@ def test_the_lock_names_the_real_wheels_with_their_sha256(tmp_path):
     require_local_pyodide()
     folder = make_local_pyodide(tmp_path) / "pyodide"
     lock = json.loads((folder / "pyodide-lock.json").read_text())
-    assert lock["info"]["version"] == "0.29.3"
+    # The runtime is the npm package pyodide@0.29.3 (its lock's info says 0.28.0.dev0, as shipped).
+    assert json.loads((npm_pyodide() / "package.json").read_text())["version"] == "0.29.3"
     for name in CORE_FILES:
         assert (folder / name).is_file(), name
     for name in PAGE_PACKAGES:
