@@ -2,10 +2,9 @@
 //
 // Written by build.py from web/worker.js. The Python it runs is one module of our
 // wheel, app/worker_protocol.py; this file only downloads, reports and relays:
-//   - downloads start at once and in parallel: Pyodide's runtime (pyodide.js, its
-//     WebAssembly and standard library) and every package in packages.json, so
-//     installing starts as soon as Python is up (the second fetch of each file by
-//     Pyodide is answered from the HTTP cache);
+//   - downloads start at once and in parallel: Pyodide's runtime and every package
+//     in packages.json, so installing starts as soon as Python is up (Pyodide's own
+//     fetch of each package is then answered from the HTTP cache);
 //   - it reports its progress ("progress" with stage runtime / runtime-start /
 //     runtime-ready / packages / app) and any failure ("failed" with the stage),
 //     so the page says what is happening in plain words;
@@ -43,6 +42,32 @@ async function download(url) {
   return url;
 }
 
+// "runtime-start" once Pyodide's WebAssembly is downloaded: Python is compiling and
+// starting. Seen in the worker's resource timing, so the file is fetched only once (a
+// second fetch of 8.6 MB is not always answered from the HTTP cache). Returns a function
+// that posts the stage if it has not been posted yet.
+function watchRuntimeDownload() {
+  let posted = false;
+  const post = () => {
+    if (!posted) {
+      posted = true;
+      progress("runtime-start");
+    }
+  };
+  try {
+    const observer = new PerformanceObserver((list) => {
+      if (list.getEntries().some((entry) => entry.name.endsWith("/pyodide.asm.wasm"))) {
+        observer.disconnect();
+        post();
+      }
+    });
+    observer.observe({ type: "resource", buffered: true });
+  } catch (error) {
+    // No resource timing here: the stage is posted when Python is up.
+  }
+  return post;
+}
+
 function sendPatch(patch, buffers) {
   post({ type: "patch", patch, buffers });
 }
@@ -56,16 +81,15 @@ async function start() {
   downloads.catch(() => {}); // reported in the packages stage
 
   let pyodide;
+  const runtimeStarting = watchRuntimeDownload();
   try {
-    const runtimeFiles = Promise.all(["pyodide.asm.wasm", "python_stdlib.zip"].map((f) => download(indexURL + f)));
     importScripts(CONFIG.pyodideURL);
-    await runtimeFiles;
-    progress("runtime-start");
     pyodide = await loadPyodide({ indexURL });
   } catch (error) {
     failed("runtime", error);
     return;
   }
+  runtimeStarting();
   progress("runtime-ready");
 
   try {

@@ -37,10 +37,10 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         self.server.requests.append(unquote(urlsplit(self.path).path))
         mode = self.server.mode
         if mode == "hang":
-            # Hold the connection open without an answer, until the server stops.
-            while not self.server.stopping.wait(0.2):
-                pass
-            return
+            # Hold the connection open without an answer, until the mode changes or the server stops.
+            while self.server.mode == "hang":
+                if self.server.stopping.wait(0.2):
+                    return
         if mode == "fail":
             self.send_error(503, "Service unavailable (test)")
             return
