@@ -50,8 +50,11 @@ STAGES = ("start", "runtime", "runtime-start", "runtime-ready", "packages", "app
 
 def baseline_checkout(commit: str) -> Path:
     """A temporary git worktree of ``commit``, sharing this checkout's npm Pyodide."""
-    folder = Path(tempfile.mkdtemp(prefix="specstep-baseline-")) / "specstep"
+    parent = Path(tempfile.mkdtemp(prefix="specstep-baseline-"))
+    folder = parent / "specstep"
     subprocess.run(["git", "worktree", "add", "--detach", "--quiet", str(folder), commit], cwd=ROOT, check=True)
+    # Last in, first out: the worktree is removed, then its temporary parent.
+    atexit.register(shutil.rmtree, parent, True)
     atexit.register(subprocess.run, ["git", "worktree", "remove", "--force", str(folder)], cwd=ROOT,
                     capture_output=True)
     # The build of that time read the npm package from tests/pyodide/; the same package is here.
