@@ -1,7 +1,7 @@
 """Run a Python script in Pyodide 0.29.3 under Node, from tests and benchmarks.
 
-Pyodide is the npm package installed in ``tests/pyodide/`` (``npm ci`` there;
-``tests/run.sh`` does it). ``tests/pyodide/run.mjs`` boots it offline, copies
+Pyodide is the npm package the build installs in ``sitebuild/npm/`` (``npm ci``
+there; ``tests/run.sh`` and ``build.py`` do it). ``tests/pyodide/run.mjs`` boots it offline, copies
 our package folders into its file system, and passes the script's stdout
 through byte for byte.
 """
@@ -18,7 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 RUNNER_DIR = ROOT / "tests" / "pyodide"
 RUNNER = RUNNER_DIR / "run.mjs"
-PYODIDE_PACKAGE = RUNNER_DIR / "node_modules" / "pyodide" / "package.json"
+NPM_DIR = ROOT / "sitebuild" / "npm"
+PYODIDE_PACKAGE = NPM_DIR / "node_modules" / "pyodide" / "package.json"
 
 # Our own packages, pure stdlib Python, mounted by default.
 DEFAULT_MOUNTS = ("core", "toy_tables")
@@ -37,7 +38,7 @@ def unavailable_reason() -> str | None:
     if shutil.which("node") is None:
         return "node is not on PATH (Node 20 is needed to run Pyodide; tests/run.sh checks for it)"
     if not PYODIDE_PACKAGE.is_file():
-        return (f"the npm package pyodide is not installed in {RUNNER_DIR.relative_to(ROOT)}/ "
+        return (f"the npm package pyodide is not installed in {NPM_DIR.relative_to(ROOT)}/ "
                 "(run `npm ci` there, or `bash tests/run.sh`, which does)")
     return None
 
@@ -51,18 +52,25 @@ def _unavailable(reason: str):
     raise PyodideUnavailable(reason)
 
 
-def run_in_pyodide(script: str, mounts=DEFAULT_MOUNTS, wheels=(), args=(), timeout: float = 300) -> str:
+def run_in_pyodide(script: str, mounts=DEFAULT_MOUNTS, wheels=(), args=(), timeout: float = 300,
+                   index_url: Path | None = None, load=()) -> str:
     """Run ``script`` (Python source) in Pyodide and return its stdout, exactly.
 
     ``mounts`` are package folders relative to the repository root, copied to
     ``/home/pyodide/<name>/`` (importable); ``wheels`` are pure-Python wheel
     files unpacked into site-packages; ``args`` become ``sys.argv[1:]``.
+    ``index_url`` boots another Pyodide folder (a local Pyodide with the real
+    packages), from whose lock ``load`` installs packages before the script.
     Raises PyodideScriptError (with the Python traceback) when the script fails.
     """
     reason = unavailable_reason()
     if reason is not None:
         _unavailable(reason)
     command = ["node", str(RUNNER)]
+    if index_url is not None:
+        command += ["--index-url", str(index_url)]
+    for name in load:
+        command += ["--load", name]
     for mount in mounts:
         command += ["--mount", str(ROOT / mount)]
     for wheel in wheels:

@@ -6,7 +6,8 @@
 # Needs only Python >= 3.11, Node 20 + npm and apt (as root, or sudo). Each
 # stage is skipped when already done, so a second run goes straight to pytest:
 #   1. .venv/ with `pip install -e '.[test]'` (redone when pyproject.toml changes)
-#   2. the npm package pyodide@0.29.3 in tests/pyodide/ (`npm ci`, from the lock)
+#   2. the npm package pyodide@0.29.3 in sitebuild/npm/ (`npm ci`, from the lock;
+#      the build and the tests share it)
 #   3. Debian's chromium, when `chromium` is not on PATH
 # The exit status is pytest's.
 set -euo pipefail
@@ -54,8 +55,8 @@ else
     say "python packages: installed ($("$venv/bin/python" --version))"
 fi
 
-# 2. Pyodide for the cross-runtime tests --------------------------------------
-pyodide_dir="$root/tests/pyodide"
+# 2. Pyodide for the build and the tests --------------------------------------
+pyodide_dir="$root/sitebuild/npm"
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
     echo "tests/run.sh: needs Node 20 and npm (for Pyodide 0.29.3)" >&2
     exit 1
@@ -63,7 +64,7 @@ fi
 want_pyodide="$(node -p 'require(process.argv[1]).packages["node_modules/pyodide"].version' "$pyodide_dir/package-lock.json")"
 have_pyodide="$(node -p 'try { require(process.argv[1]).version } catch { "" }' "$pyodide_dir/node_modules/pyodide/package.json")"
 if [[ "$have_pyodide" != "$want_pyodide" ]]; then
-    say "pyodide: npm ci (pyodide@$want_pyodide into tests/pyodide/)"
+    say "pyodide: npm ci (pyodide@$want_pyodide into sitebuild/npm/)"
     (cd "$pyodide_dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 else
     say "pyodide: $have_pyodide installed (node $(node --version))"

@@ -7,7 +7,7 @@ notes, must not depend on which one produced it. So the JSON trace of every
 draft x width 1-4 x seed 0-49 is compared byte for byte.
 
 All 400 traces come from one Pyodide boot under Node (the npm package in
-tests/pyodide/, no packages loaded, offline).
+sitebuild/npm/, no packages loaded, offline).
 """
 
 import ast

@@ -1,9 +1,13 @@
 #!/usr/bin/env node
 // Run a Python script in Pyodide 0.29.3 (the runtime Panel 1.9.4 pins) under Node,
-// offline, from the npm package installed beside this file (`npm ci` here).
+// offline, from the npm package the build installs in sitebuild/npm/ (`npm ci` there).
 //
-//   node run.mjs [--mount DIR]... [--wheel FILE.whl]... [--timing] script.py [args...]
+//   node run.mjs [--index-url DIR] [--load NAME]... [--mount DIR]... [--wheel FILE.whl]...
+//                [--timing] script.py [args...]
 //
+// --index-url DIR  boot Pyodide from DIR instead (a local Pyodide folder, see
+//               tests/build_support/local_pyodide.py); --load NAME then installs
+//               a package of its lock file (e.g. numpy) before the script runs.
 // --mount DIR   copy a local package folder into Pyodide's file system as
 //               /home/pyodide/<basename of DIR>/ (recursively; __pycache__,
 //               *.pyc and dot-files are left out), importable by its name.
@@ -18,20 +22,22 @@
 
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const indexURL = join(here, "node_modules", "pyodide") + "/";
+const npmDir = resolve(here, "..", "..", "sitebuild", "npm");
+const npmIndexURL = join(npmDir, "node_modules", "pyodide") + "/";
 const HOME = "/home/pyodide";
 
 function usage(message) {
   process.stderr.write(`run.mjs: ${message}\n` +
-    "usage: node run.mjs [--mount DIR]... [--wheel FILE.whl]... [--timing] script.py [args...]\n");
+    "usage: node run.mjs [--index-url DIR] [--load NAME]... [--mount DIR]... [--wheel FILE.whl]... " +
+    "[--timing] script.py [args...]\n");
   process.exit(2);
 }
 
 function parseArgs(argv) {
-  const opts = { mounts: [], wheels: [], timing: false, script: null, args: [] };
+  const opts = { mounts: [], wheels: [], loads: [], indexURL: npmIndexURL, timing: false, script: null, args: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (opts.script !== null) { opts.args.push(a); continue; }
@@ -39,6 +45,11 @@ function parseArgs(argv) {
       const value = argv[++i];
       if (value === undefined) usage(`${a} needs a value`);
       (a === "--mount" ? opts.mounts : opts.wheels).push(resolve(value));
+    } else if (a === "--index-url" || a === "--load") {
+      const value = argv[++i];
+      if (value === undefined) usage(`${a} needs a value`);
+      if (a === "--load") opts.loads.push(value);
+      else opts.indexURL = resolve(value) + "/";
     } else if (a === "--timing") {
       opts.timing = true;
     } else if (a.startsWith("--")) {
@@ -99,15 +110,15 @@ async function main() {
   const opts = parseArgs(process.argv.slice(2));
   let loadPyodide;
   try {
-    ({ loadPyodide } = await import("pyodide"));
+    ({ loadPyodide } = await import(pathToFileURL(join(npmIndexURL, "pyodide.mjs")).href));
   } catch (err) {
-    process.stderr.write(`run.mjs: cannot import the npm package pyodide from ${here}/node_modules ` +
-      `(run \`npm ci\` in ${here}): ${err.message}\n`);
+    process.stderr.write(`run.mjs: cannot import the npm package pyodide from ${npmIndexURL} ` +
+      `(run \`npm ci\` in ${npmDir}): ${err.message}\n`);
     process.exit(3);
   }
 
   const t0 = performance.now();
-  const pyodide = await loadPyodide({ indexURL });
+  const pyodide = await loadPyodide({ indexURL: opts.indexURL });
   if (opts.timing) {
     process.stderr.write(`pyodide boot: ${Math.round(performance.now() - t0)} ms\n`);
   }
@@ -116,6 +127,15 @@ async function main() {
   // The buffer may be reused after write returns, so copy it.
   pyodide.setStdout({ write: (buf) => { process.stdout.write(Buffer.from(buf)); return buf.length; } });
   pyodide.setStderr({ write: (buf) => { process.stderr.write(Buffer.from(buf)); return buf.length; } });
+
+  if (opts.loads.length) {
+    const problems = [];
+    await pyodide.loadPackage(opts.loads, { messageCallback: () => {}, errorCallback: (m) => problems.push(m) });
+    if (problems.length) {
+      process.stderr.write(`run.mjs: loadPackage failed: ${problems.join("; ")}\n`);
+      process.exit(4);
+    }
+  }
 
   const FS = pyodide.FS;
   for (const dir of opts.mounts) {
