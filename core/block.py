@@ -40,8 +40,19 @@ def draft_block(variant, drafter, state, n, threshold, rng):
     and ``qs`` the draft row each proposal came from.
     """
     proposals, qs = [], []
-    last = drafter.last(state)
-    row_at, copies = drafter.row_at, drafter.copies
+    propose, table = variant.propose, drafter.table
+    if table is not None:  # a draft table: the row after the last token so far (the common, fast case)
+        last = state
+        for i in range(n):
+            q = table[last]
+            rng, x, k = propose(q.weights, q.den, rng)
+            proposals.append((x, k))
+            qs.append(q)
+            last = TOKENS[x]
+            if threshold is not None and i < n - 1 and q.weights[x] * threshold.denominator < threshold.numerator * q.den:
+                return rng, tuple(proposals), True, tuple(qs)
+        return rng, tuple(proposals), False, tuple(qs)
+    last, row_at, copies = drafter.last(state), drafter.row_at, drafter.copies
     for i in range(n):
         q = row_at(state, i, last)
         if q is None:
@@ -49,7 +60,7 @@ def draft_block(variant, drafter, state, n, threshold, rng):
         if copies:
             x, k = q.hot, None
         else:
-            rng, x, k = variant.propose(q.weights, q.den, rng)
+            rng, x, k = propose(q.weights, q.den, rng)
         proposals.append((x, k))
         qs.append(q)
         last = TOKENS[x]
@@ -68,9 +79,10 @@ def verify_block(variant, target, last, proposals, qs, room, rng):
     token, k)`` or None (all accepted, no room for a bonus).
     """
     judged = []
+    judge = variant.judge
     for (x, _), q in zip(proposals, qs):
         p = target[last]
-        rng, accepted, k, y = variant.judge(p.weights, p.den, q.weights, q.den, x, rng)
+        rng, accepted, k, y = judge(p.weights, p.den, q.weights, q.den, x, rng)
         judged.append((accepted, k, y))
         if not accepted:
             rng, token, k = variant.replace(p.weights, p.den, q.weights, q.den, x, y, rng)

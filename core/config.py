@@ -6,9 +6,9 @@ from typing import Optional
 
 import toy_tables
 
-from .drafts import ALL_DRAFTS
+from .drafts import ALL_DRAFTS, setup
 from .schedule import SCHEDULES
-from .transform import Transform
+from .transform import NONE, Transform
 from .variants import VARIANTS
 
 # The table drafts the step-through app lists today. ALL_DRAFTS (core.drafts)
@@ -19,6 +19,7 @@ MAX_WIDTH = 8
 MAX_TOKENS = 8
 MAX_SEED = 2**64 - 1
 MAX_OUTPUT = 64
+_PLAIN = {draft: setup(draft) for draft in ALL_DRAFTS}  # most scenarios transform nothing
 
 
 class ConfigError(ValueError):
@@ -59,6 +60,15 @@ class Config:
     top_k: Optional[int] = None
     transform_at: str = "both"
 
+    def __init__(self, draft="aligned", width=3, seed=0, max_tokens=MAX_TOKENS, variant="exact", lookahead=None,
+                 schedule="fixed", temperature=Fraction(1), top_k=None, transform_at="both"):
+        # Written out for speed, like core.records': a trace builds one Config, and a
+        # frozen dataclass's generated __init__ costs a call per field.
+        self.__dict__.update(draft=draft, width=width, seed=seed, max_tokens=max_tokens, variant=variant,
+                             lookahead=lookahead, schedule=schedule, temperature=temperature, top_k=top_k,
+                             transform_at=transform_at)
+        self.__post_init__()
+
     def __post_init__(self):
         if self.draft not in ALL_DRAFTS:
             raise ConfigError(f"unknown draft {self.draft!r}; choose one of: {', '.join(ALL_DRAFTS)}")
@@ -75,11 +85,16 @@ class Config:
             object.__setattr__(self, "lookahead", Fraction(self.lookahead))
         if self.schedule not in SCHEDULES:
             raise ConfigError(f"unknown schedule {self.schedule!r}; choose one of: {', '.join(SCHEDULES)}")
+        plain = (self.top_k is None and self.transform_at == "both" and self.temperature == 1
+                 and not isinstance(self.temperature, (bool, float)))
         try:
-            object.__setattr__(self, "transform", Transform(self.temperature, self.top_k, self.transform_at))
+            transform = NONE if plain else Transform(self.temperature, self.top_k, self.transform_at)
         except ValueError as e:
             raise ConfigError(str(e)) from None
-        object.__setattr__(self, "temperature", self.transform.temperature)
+        object.__setattr__(self, "transform", transform)
+        object.__setattr__(self, "temperature", transform.temperature)
+        # The rows this scenario drafts and verifies with, looked up once (core.drafts.setup).
+        object.__setattr__(self, "setup", _PLAIN[self.draft] if plain else setup(self.draft, transform))
 
     def replace(self, **changes):
         return replace(self, **changes)

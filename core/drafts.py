@@ -86,6 +86,7 @@ class TableDraft:
 
     def __init__(self, name, rows):
         self.name, self.rows = name, rows
+        self.table = rows  # rows keyed by the last token: block.draft_block reads them directly
 
     start = ""
 
@@ -105,6 +106,7 @@ class HeadsDraft:
     """Head ``i`` (from 0 here) proposes from row ``state`` of the target matrix to the power ``i + 1``."""
 
     copies = False
+    table = None
     name = "heads"
     start = ""
 
@@ -134,6 +136,7 @@ class LookupDraft:
     occurrence before the last position (None when there is none)."""
 
     copies = True
+    table = None
     name = "lookup"
     start = ("", (None,) * len(TOKENS))
 
@@ -190,14 +193,15 @@ def lookup_match(text):
     return next((j for j in range(len(text) - 2, -1, -1) if text[j] == text[-1]), None)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Setup:
     """Everything the block machinery needs for one draft and transformation.
 
     ``target`` holds the rows verification uses (transformed when the
     transformation applies to the target); ``reference`` the rows of the
     target the user asked for (always transformed): the one ``exact``
-    compares the output with.
+    compares the output with. Setups are built once (``setup`` is cached) and
+    compared by identity, so caches may be keyed by them.
     """
 
     draft: str

@@ -53,14 +53,22 @@ _WHY = {
 }
 
 
-@lru_cache(maxsize=4096)
-def _numbers(variant_name, p, q):
-    """For each proposal x from row ``q`` judged against row ``p``: ``(p(x)/q(x), acceptance
-    probability)``, or None where q(x) = 0. Rows are fixed objects, so this is computed once per pair."""
+@lru_cache(maxsize=None)
+def _numbers(variant_name, setup):
+    """A cache, per rule and setup, of the exact numbers for row pairs: ``{(p, q): (p, q, p(x)/q(x)
+    for each x, acceptance probability for each x)}`` (None where q(x) = 0). Rows are fixed objects
+    compared by identity, so each pair is computed once."""
+    return {}
+
+
+def _numbers_of(variant_name, cache, p, q):
     variant = VARIANTS[variant_name]
     pf, qf = p.fracs, q.fracs
-    return tuple((pf[x] / qf[x], variant.accept_probability(pf, qf, x)) if qf[x] else None
-                 for x in range(len(TOKENS)))
+    xs = range(len(TOKENS))
+    entry = (pf, qf, tuple(pf[x] / qf[x] if qf[x] else None for x in xs),
+             tuple(variant.accept_probability(pf, qf, x) if qf[x] else None for x in xs))
+    cache[p, q] = entry
+    return entry
 
 
 @lru_cache(maxsize=4096)
@@ -88,7 +96,7 @@ def position(draft, prefix=()):
 
 
 def _setup(config):
-    return drafts.setup(config.draft, config.transform)
+    return config.setup
 
 
 @dataclass(frozen=True)
@@ -143,13 +151,14 @@ class Session:
 
     def draft(self):
         self._require("draft")
-        rng, raw, stopped, qs = self._draft_raw()
+        width = self.width
+        rng, raw, stopped, qs = self._draft_raw(width)
         prefix = self.output
         proposals = []
         for i, ((x, k), q) in enumerate(zip(raw, qs)):
             proposals.append(Proposal(i, prefix, TOKENS[x], q.fracs, q.fracs[x], k))
             prefix = prefix + (TOKENS[x],)
-        block = Block(len(self.blocks), self.output, tuple(proposals), stopped_early=stopped, width=self.width)
+        block = Block(len(self.blocks), self.output, tuple(proposals), stopped_early=stopped, width=width)
         return Session(self.config, rng, "verify", self.output, self.blocks, block)
 
     def verify(self):
@@ -162,7 +171,7 @@ class Session:
         for x, _ in raw:  # the rows drafting used: a function of the state and the proposals
             qs.append(setup.drafter.row_at(state, len(qs), last))
             last = TOKENS[x]
-        rng, block = self._verified(raw, tuple(qs), block.stopped_early, self.rng)
+        rng, block = self._verified(raw, tuple(qs), block.stopped_early, self.rng, block.width)
         return Session(self.config, rng, "commit", self.output, self.blocks, block)
 
     def commit(self):
@@ -174,22 +183,23 @@ class Session:
     @property
     def width(self):
         """The width the next block may use: the configured one, or the schedule's after the last block."""
-        if not self.blocks:
+        if not self.blocks or self.config.schedule == "fixed":
             return self.config.width
         b = self.blocks[-1]
         return schedule.next_width(self.config.schedule, b.width,
                                    schedule.verdict(len(b.proposals), b.count("accepted")))
 
-    def _draft_raw(self):
+    def _draft_raw(self, width):
         c = self.config
-        setup = _setup(c)
-        return draft_block(VARIANTS[c.variant], setup.drafter, drafts.state_of(setup.drafter, self.output),
-                           min(self.width, self.left), c.lookahead, self.rng)
+        drafter = c.setup.drafter
+        output = self.output
+        state = drafts.state_of(drafter, output) if drafter.copies else (output[-1] if output else "")
+        return draft_block(VARIANTS[c.variant], drafter, state, min(width, self.left), c.lookahead, self.rng)
 
-    def _verified(self, raw, qs, stopped, rng):
+    def _verified(self, raw, qs, stopped, rng, width):
         """Run the target pass on drafted ``raw`` proposals (from rows ``qs``) and build the verified block."""
         c = self.config
-        target = _setup(c).target
+        target = c.setup.target
         output = self.output
         last = output[-1] if output else ""
         rng, judged, outcome = verify_block(VARIANTS[c.variant], target, last, raw, qs,
@@ -197,18 +207,18 @@ class Session:
         prefix = output
         proposals = []
         n_judged = len(judged)
+        numbers = _numbers(c.variant, c.setup)
         for i, ((x, draft_k), q) in enumerate(zip(raw, qs)):
             p = target[last]
-            ratio, accept = _numbers(c.variant, p, q)[x]
+            pf, qf, ratio, accept = numbers.get((p, q)) or _numbers_of(c.variant, numbers, p, q)
             token = TOKENS[x]
             if i < n_judged:
                 accepted, k, y = judged[i]
-                proposals.append(Proposal(i, prefix, token, q.fracs, q.fracs[x], draft_k,
-                                          "accepted" if accepted else "rejected", p.fracs, p.fracs[x], ratio, accept,
+                proposals.append(Proposal(i, prefix, token, qf, qf[x], draft_k,
+                                          "accepted" if accepted else "rejected", pf, pf[x], ratio[x], accept[x],
                                           k, None if y is None else TOKENS[y]))
             else:
-                proposals.append(Proposal(i, prefix, token, q.fracs, q.fracs[x], draft_k, "discarded", p.fracs,
-                                          p.fracs[x], ratio))
+                proposals.append(Proposal(i, prefix, token, qf, qf[x], draft_k, "discarded", pf, pf[x], ratio[x]))
             prefix += (token,)
             last = token
         tokens = tuple([TOKENS[x] for x in committed(raw, judged, outcome)])
@@ -224,7 +234,7 @@ class Session:
                                         TOKENS[token])
             else:
                 bonus = Bonus(at, _bonus_row(c.variant, p), k, TOKENS[token])
-        block = Block(len(self.blocks), output, tuple(proposals), correction, bonus, tokens, stopped, True, self.width)
+        block = Block(len(self.blocks), output, tuple(proposals), correction, bonus, tokens, stopped, True, width)
         return rng, block
 
     def _commit(self, block, rng):
@@ -245,8 +255,9 @@ class Session:
         if self.phase == "draft":
             # Same draws and records as draft → verify → commit, without the
             # intermediate "proposed" records nobody will look at.
-            rng, raw, stopped, qs = self._draft_raw()
-            rng, block = self._verified(raw, qs, stopped, rng)
+            width = self.width
+            rng, raw, stopped, qs = self._draft_raw(width)
+            rng, block = self._verified(raw, qs, stopped, rng, width)
             return self._commit(block, rng)
         session = self.step()
         while session.phase in ("verify", "commit"):
