@@ -177,11 +177,12 @@ def run_exact(args):
 
 
 def run_payoff(args):
-    table = payoff.payoff_table(args.draft, args.cost, args.lookahead)
+    t = transform(args)
+    table = payoff.payoff_table(args.draft, args.cost, args.lookahead, transform=t)
     a = table.rows[0].alpha
     lines = [f"{args.draft} draft, draft step cost c = {args.cost}; algorithmic expectations, not measured latency",
              f"alpha (average sum of min(p, q)) = {a} ≈ {float(a):.4f}" if a is not None else
-             "alpha: none (this draft's q is not one table row per token, so the closed form does not apply)", "",
+             "alpha: none (the closed form needs one untransformed draft table)", "",
              "width  tokens/pass exact  closed form   time/token exact  closed form"]
     for r in table.rows:
         closed = "-" if r.closed_tokens_per_pass is None else f"{float(r.closed_tokens_per_pass):.4f}"
@@ -190,7 +191,7 @@ def run_payoff(args):
         lines.append(f"{r.width:>5}  {float(r.tokens_per_pass):>17.4f}  {closed:>11}   {float(r.time_per_token):>16.4f}  "
                      f"{closed_t:>11}{mark}")
     if args.schedule == "heuristic" and args.lookahead is None:
-        h = payoff.heuristic_payoff(args.draft, args.cost)
+        h = payoff.heuristic_payoff(args.draft, args.cost, transform=t)
         lines += ["", f"heuristic schedule (+2 after a full acceptance, else -1): tokens/pass "
                       f"{float(h.tokens_per_pass):.4f}, time/token {float(h.time_per_token):.4f}, "
                       f"average width {float(h.mean_width):.4f}"]

@@ -52,7 +52,7 @@ def stationary(chain, nodes=TOKENS):
     """
     n = len(nodes)
     # pi (P - I) = 0 with sum(pi) = 1: transpose, replace the last equation by the sum.
-    rows = [[chain[nodes[j]].get(nodes[i], 0) - (1 if i == j else 0) for j in range(n)] + [Fraction(0)]
+    rows = [[Fraction(chain[nodes[j]].get(nodes[i], 0)) - (1 if i == j else 0) for j in range(n)] + [Fraction(0)]
             for i in range(n - 1)]
     rows.append([Fraction(1)] * n + [Fraction(1)])
     for col in range(n):
@@ -211,13 +211,15 @@ def check_cost(cost):
     return cost
 
 
-def payoff(draft, width, cost, lookahead=None, variant="exact"):
+def payoff(draft, width, cost, lookahead=None, variant="exact", transform=NONE):
     """Exact long-run tokens per pass and time per token, beside the closed form."""
-    Config(draft, width, 0, MAX_TOKENS, variant, lookahead)
+    Config(draft, width, 0, MAX_TOKENS, variant, lookahead, "fixed", transform.temperature, transform.top_k,
+           transform.at)
     cost = check_cost(cost)
     lookahead = None if lookahead is None else Fraction(lookahead)
-    per_pass, draft_steps = long_run(draft, width, lookahead, variant)
-    a = alpha(draft) if draft in toy_tables.drafts else None
+    per_pass, draft_steps = long_run(draft, width, lookahead, variant, "fixed", transform)
+    # The closed form needs one acceptance rate per table row, from the untransformed tables.
+    a = alpha(draft) if draft in toy_tables.drafts and transform.identity else None
     closed = closed_tokens_per_pass(a, width) if lookahead is None and a is not None else None
     closed_time = closed_time_per_token(a, width, cost) if lookahead is None and a is not None else None
     return Payoff(draft, width, cost, lookahead, a, per_pass, draft_steps, (cost * draft_steps + 1) / per_pass,
@@ -232,7 +234,8 @@ def heuristic_payoff(draft, cost, variant="exact", transform=NONE):
     """
     cost = check_cost(cost)
     per_pass, draft_steps = long_run(draft, 1, None, variant, "heuristic", transform)
-    return Payoff(draft, None, cost, None, alpha(draft) if draft in toy_tables.drafts else None, per_pass,
+    a = alpha(draft) if draft in toy_tables.drafts and transform.identity else None
+    return Payoff(draft, None, cost, None, a, per_pass,
                   draft_steps, (cost * draft_steps + 1) / per_pass, None, None, "heuristic",
                   mean_width(draft, 1, None, variant, "heuristic", transform))
 
@@ -282,9 +285,9 @@ class PayoffTable:
     closed_best_width: Optional[int]
 
 
-def payoff_table(draft, cost, lookahead=None, widths=range(1, MAX_WIDTH + 1)):
+def payoff_table(draft, cost, lookahead=None, widths=range(1, MAX_WIDTH + 1), transform=NONE):
     """``payoff`` for every width, and the width with the least time per token (ties: the shorter)."""
-    rows = tuple(payoff(draft, w, cost, lookahead) for w in widths)
+    rows = tuple(payoff(draft, w, cost, lookahead, transform=transform) for w in widths)
     best = min(rows, key=lambda r: (r.time_per_token, r.width)).width
     closed_best = None
     if lookahead is None:

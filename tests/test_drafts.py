@@ -319,3 +319,22 @@ def test_a_session_stepped_phase_by_phase_equals_the_simulated_trace_for_new_dra
 
 def test_the_none_transform_is_the_default():
     assert Config().transform == NONE and Config().transform.identity
+
+
+def test_the_heuristic_figures_are_exact_fractions_not_floats():
+    h = payoff.heuristic_payoff("biased", "0.1")
+    assert all(isinstance(x, F) for x in (h.tokens_per_pass, h.draft_steps_per_pass, h.time_per_token, h.mean_width))
+    assert payoff.stationary({"A": {"B": 1}, "B": {"A": 1}}, ("A", "B")) == {"A": F(1, 2), "B": F(1, 2)}
+
+
+def test_the_heuristic_beats_no_fixed_width_for_the_biased_draft_at_c_one_tenth():
+    # Exact long run: the best fixed width (3) needs less time per token than the heuristic,
+    # which averages a width near 2.59 but reacts to the last block only.
+    c = payoff.compare_schedules("biased", F(1, 10))
+    assert c.fixed.best_width == 3 and c.best == "fixed"
+    assert c.fixed.rows[2].time_per_token < c.heuristic.time_per_token
+
+
+def test_cli_payoff_adds_the_heuristic_row():
+    out = cli("payoff", "--draft", "heads", "--cost", "0.1", "--schedule", "heuristic")
+    assert out.returncode == 0 and "heuristic schedule" in out.stdout and "average width" in out.stdout
