@@ -184,6 +184,13 @@ def state_of(drafter, output):
     return output[-1]
 
 
+def after(drafter, state, seq):
+    """The draft's state after committing ``seq`` (token strings) from ``state``."""
+    if drafter.copies:
+        return drafter.advance(state, tuple(INDEX[t] for t in seq))
+    return seq[-1] if seq else state
+
+
 def lookup_match(text):
     """Where the lookup draft copies from: the index of the most recent earlier
     occurrence of ``text``'s last token, or None. It copies ``text[match + 1]``."""

@@ -17,7 +17,6 @@ from toy_tables import TOKENS
 
 from . import drafts, schedule
 from .config import MAX_TOKENS, Config
-from .drafts import INDEX
 from .rule import argmax
 from .schedule import next_width
 from .transform import NONE, Transform
@@ -57,24 +56,37 @@ def block_branches(variant, draft, width, state, room, lookahead=None, transform
         if q is None:
             finish(i, cur, seq, prob)
             return
-        p = target[cur].fracs
-        for x, qx in enumerate(v.propose_dist(q.fracs)):
-            if not qx:
-                continue
-            a = v.accept_probability(p, q.fracs, x)
-            if a != 1:
-                for c, r in enumerate(v.replace_dist(p, q.fracs, x)):
-                    if r:
-                        add(seq + (TOKENS[c],), schedule.REJECTED, prob * qx * (1 - a) * r)
-            if a:
-                token, reach = TOKENS[x], prob * qx * a
-                if lookahead is not None and i + 1 < n and q.fracs[x] < lookahead:
+        for token, accept_mass, rejections, q_x in _branches(variant, target[cur], q):
+            for c, mass in rejections:
+                add(seq + (c,), schedule.REJECTED, prob * mass)
+            if accept_mass:
+                reach = prob * accept_mass
+                if lookahead is not None and i + 1 < n and q_x < lookahead:
                     finish(i + 1, token, seq + (token,), reach)
                 else:
                     walk(i + 1, token, seq + (token,), reach)
 
     walk(0, drafter.last(state), (), Fraction(1))
     return tuple((seq, verdict, prob) for (seq, verdict), prob in out.items())
+
+
+@lru_cache(maxsize=None)
+def _branches(variant, p, q):
+    """For each token x the draft may propose from row ``q`` (a ``core.drafts.Row``) against
+    the target's row ``p``: the mass that proposes and accepts it, the mass that proposes it
+    and ends in each replacement, and q(x) (what dynamic lookahead compares). Rows are fixed
+    objects, so this is computed once per pair."""
+    v = VARIANTS[variant]
+    pf, qf = p.fracs, q.fracs
+    out = []
+    for x, qx in enumerate(v.propose_dist(qf)):
+        if not qx:
+            continue
+        a = v.accept_probability(pf, qf, x)
+        rejections = tuple((TOKENS[c], qx * (1 - a) * r) for c, r in enumerate(v.replace_dist(pf, qf, x))
+                           if r and a != 1)
+        out.append((TOKENS[x], qx * a, rejections, qf[x]))
+    return tuple(out)
 
 
 @lru_cache(maxsize=None)
@@ -101,15 +113,21 @@ def output_distribution(draft, width, k, variant="exact", max_tokens=MAX_TOKENS,
     plan = schedule
     drafter = drafts.setup(draft, transform).drafter
 
+    def branches(w, state, room):
+        if plan == "fixed":  # the verdict changes nothing: one entry per committed sequence
+            return [(seq, None, prob) for seq, prob in block_outcomes(variant, draft, w, state, room, lookahead,
+                                                                      transform)]
+        return block_branches(variant, draft, w, state, room, lookahead, transform)
+
     @lru_cache(maxsize=None)
     def rest(state, w, length):
         dist = {}
-        for seq, verdict, prob in block_branches(variant, draft, w, state, max_tokens - length, lookahead, transform):
+        for seq, verdict, prob in branches(w, state, max_tokens - length):
             if length + len(seq) >= k:
                 key = seq[: k - length]
                 dist[key] = dist.get(key, 0) + prob
             else:
-                after = drafter.advance(state, tuple(INDEX[t] for t in seq))
+                after = drafts.after(drafter, state, seq)
                 for tail, q in rest(after, next_width(plan, w, verdict), length + len(seq)).items():
                     key = seq + tail
                     dist[key] = dist.get(key, 0) + prob * q

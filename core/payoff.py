@@ -46,28 +46,42 @@ from .variants import VARIANTS
 
 
 def stationary(chain, nodes=TOKENS):
-    """Stationary distribution of ``chain[s][t]`` over ``nodes``, exactly (Gaussian elimination).
+    """Stationary distribution of ``chain[s][t]`` over ``nodes``, exactly.
 
-    The chain must have one closed class; states outside it get 0.
+    State reduction (Grassmann, Taksar and Heyman 1985): states are removed
+    one at a time, the sparsest first, rerouting the paths through each; then
+    the probabilities are rebuilt in reverse. With exact Fractions and sparse
+    rows this stays fast where dense elimination grows huge numerators (a
+    chain of a few hundred states answers in seconds). The chain must be
+    irreducible over ``nodes`` (every chain built here is: its nodes are those
+    reachable from a recurrent one).
     """
-    n = len(nodes)
-    # pi (P - I) = 0 with sum(pi) = 1: transpose, replace the last equation by the sum.
-    rows = [[Fraction(chain[nodes[j]].get(nodes[i], 0)) - (1 if i == j else 0) for j in range(n)] + [Fraction(0)]
-            for i in range(n - 1)]
-    rows.append([Fraction(1)] * n + [Fraction(1)])
-    for col in range(n):
-        pivot = next(r for r in range(col, n) if rows[r][col] != 0)
-        rows[col], rows[pivot] = rows[pivot], rows[col]
-        lead = rows[col][col]
-        rows[col] = [v / lead for v in rows[col]]
-        pivot_row = rows[col]
-        nonzero = [j for j in range(col, n + 1) if pivot_row[j]]
-        for r in range(n):
-            if r != col and rows[r][col]:
-                f, target = rows[r][col], rows[r]
-                for j in nonzero:
-                    target[j] -= f * pivot_row[j]
-    return {nodes[i]: rows[i][n] for i in range(n)}
+    out = {a: {b: Fraction(p) for b, p in chain[a].items() if p and b != a} for a in nodes}
+    into = {a: {} for a in nodes}
+    for a in nodes:
+        for b, p in out[a].items():
+            into[b][a] = p
+    alive = set(nodes)
+    removed = []
+    while len(alive) > 1:
+        k = min(alive, key=lambda a: (len(into[a]) * len(out[a]), repr(a)))
+        leave = sum(out[k].values())
+        for i, p_ik in into[k].items():
+            share, row = p_ik / leave, out[i]
+            del row[k]
+            for j, p_kj in out[k].items():
+                if j != i:
+                    row[j] = into[j][i] = row.get(j, 0) + share * p_kj
+        for j in out[k]:
+            del into[j][k]
+        removed.append((k, into.pop(k), leave))
+        del out[k]
+        alive.discard(k)
+    weight = {alive.pop(): Fraction(1)}
+    for k, sources, leave in reversed(removed):
+        weight[k] = sum(weight[i] * p for i, p in sources.items()) / leave
+    total = sum(weight.values())
+    return {a: weight[a] / total for a in nodes}
 
 
 @lru_cache(maxsize=None)
@@ -82,6 +96,10 @@ def alpha(draft):
 def _drafted(variant, drafter, width, state, lookahead):
     """Expected proposals in one block: ``width``, or fewer when lookahead stops early
     or the lookup draft runs out of text to copy."""
+    if drafter.copies:
+        return Fraction(len(drafter.chain(state)[:width]))
+    if lookahead is None:
+        return Fraction(width)  # a sampling draft always drafts the full width without lookahead
     propose = VARIANTS[variant].propose_dist
 
     def walk(i, cur):
@@ -164,7 +182,7 @@ def chain(draft, width, lookahead=None, variant="exact", schedule="fixed", trans
         out = {}
         total = Fraction(0)
         for seq, verdict, prob in block_branches(variant, draft, w, state, w + 1, lookahead, transform):
-            nxt = (drafter.advance(state, tuple(drafts.INDEX[t] for t in seq)), next_width(schedule, w, verdict))
+            nxt = (drafts.after(drafter, state, seq), next_width(schedule, w, verdict))
             out[nxt] = out.get(nxt, 0) + prob
             total += prob * len(seq)
         moves[node], tokens[node] = out, total
@@ -337,8 +355,8 @@ def trace_expectation(draft, width, max_tokens=MAX_TOKENS, lookahead=None, varia
         n = min(w, room)
         passes, steps = Fraction(1), _drafted(variant, drafter, n, state, lookahead)
         for seq, verdict, prob in block_branches(variant, draft, n, state, room, lookahead, transform):
-            after = drafter.advance(state, tuple(drafts.INDEX[t] for t in seq))
-            more_passes, more_steps = expect(after, next_width(schedule, w, verdict), length + len(seq))
+            more_passes, more_steps = expect(drafts.after(drafter, state, seq), next_width(schedule, w, verdict),
+                                             length + len(seq))
             passes += prob * more_passes
             steps += prob * more_steps
         return passes, steps
