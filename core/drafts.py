@@ -184,6 +184,18 @@ def state_of(drafter, output):
     return output[-1]
 
 
+def next_q(draft, committed, proposals=(), transform=NONE):
+    """The draft row ``q`` (Fractions) the next proposal comes from, after the
+    ``committed`` text and the block's earlier ``proposals`` (token strings), or
+    None when the draft has nothing to propose (lookup with nothing to copy, or
+    past its last copy). What an inspector shows before a draw."""
+    drafter = setup(draft, transform).drafter
+    state = state_of(drafter, tuple(committed))
+    text = tuple(committed) + tuple(proposals)
+    row = drafter.row_at(state, len(proposals), text[-1] if text else "")
+    return None if row is None else row.fracs
+
+
 def after(drafter, state, seq):
     """The draft's state after committing ``seq`` (token strings) from ``state``."""
     if drafter.copies:

@@ -90,9 +90,16 @@ def _key(prefix):
 
 def position(draft, prefix=()):
     """p and q after ``prefix``, decomposed: what the inspector shows for a
-    position before (or without) a draw. The tables look only at the last token."""
+    position before (or without) a draw. The tables look only at the last token.
+
+    For ``lookup`` and ``heads``, ``prefix`` is the committed text and q is the
+    first proposal's (one-hot on the copy; head 1); None when lookup has
+    nothing to copy (the next block is an ordinary step)."""
     key = _key(tuple(prefix))
-    return decompose(toy_tables.target.rows[key], toy_tables.drafts[draft].rows[key])
+    if draft in toy_tables.drafts:
+        return decompose(toy_tables.target.rows[key], toy_tables.drafts[draft].rows[key])
+    q = drafts.next_q(draft, tuple(prefix))
+    return None if q is None else decompose(toy_tables.target.rows[key], q)
 
 
 def _setup(config):

@@ -338,3 +338,14 @@ def test_the_heuristic_beats_no_fixed_width_for_the_biased_draft_at_c_one_tenth(
 def test_cli_payoff_adds_the_heuristic_row():
     out = cli("payoff", "--draft", "heads", "--cost", "0.1", "--schedule", "heuristic")
     assert out.returncode == 0 and "heuristic schedule" in out.stdout and "average width" in out.stdout
+
+
+def test_the_inspector_sees_the_copy_as_a_one_hot_q_and_nothing_before_a_repeat():
+    from core import position
+    from core.drafts import next_q
+    assert position("lookup", ("A", "B")) is None  # B never occurred before: an ordinary step follows
+    d = position("lookup", ("A", "B", "A"))  # copies B, which followed the earlier A
+    assert d.q == (0, 1, 0) and d.accepted == (0, F(3, 5), 0) and d.residual == (F(1, 2), 0, F(1, 2))
+    assert next_q("lookup", ("A", "B", "A"), ("B",)) == (1, 0, 0)  # "A B A B": B was followed by A
+    assert position("heads", ("C",)).q == toy_tables.target.rows["C"] and position("heads", ("C",)).rejection == 0
+    assert next_q("heads", ("A",), ("C",)) == (F(42, 100), F(26, 100), F(32, 100))
