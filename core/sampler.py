@@ -9,7 +9,6 @@ widget with that seed.
 from collections import Counter
 from fractions import Fraction
 
-import toy_tables
 from toy_tables import TOKENS
 
 from . import drafts, prng
@@ -17,6 +16,7 @@ from .block import committed, draft_block, verify_block
 from .config import MAX_SEED, MAX_TOKENS, Config
 from .rule import pick
 from .schedule import next_width, verdict
+from .transform import NONE
 from .variants import VARIANTS
 
 MAX_RUNS = 100_000
@@ -71,24 +71,26 @@ def frequencies(counts):
     return {outcome: Fraction(n, runs) for outcome, n in counts.items()} if runs else {}
 
 
-def ordinary_prefix(k, rng):
-    """Ordinary decoding: one draw per token straight from the target's row."""
-    weights, den = toy_tables.target.weights, toy_tables.target.denominator
+def ordinary_prefix(k, rng, transform=NONE):
+    """Ordinary decoding: one draw per token straight from the target's row
+    (the transformed target's, when a transformation is given)."""
+    rows = drafts.setup("aligned", transform).reference
     out = ()
     last = ""
     for _ in range(k):
         rng, u = prng.step(rng)
-        x = pick(weights[last], den, u)
+        row = rows[last]
+        x = pick(row.weights, row.den, u)
         out += (x,)
         last = TOKENS[x]
     return out
 
 
-def sample_target(k, n, base_seed=0):
-    """The same ``n`` seeds through ordinary target-only decoding."""
+def sample_target(k, n, base_seed=0, transform=NONE):
+    """The same ``n`` seeds through ordinary target-only decoding (of the transformed target, if given)."""
     Config(seed=base_seed)
     _check_runs(n, k, MAX_TOKENS, base_seed)
-    counts = Counter(ordinary_prefix(k, prng.seed(base_seed + i)) for i in range(n))
+    counts = Counter(ordinary_prefix(k, prng.seed(base_seed + i), transform) for i in range(n))
     return Counter({tuple(TOKENS[x] for x in seq): c for seq, c in counts.items()})
 
 

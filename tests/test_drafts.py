@@ -349,3 +349,14 @@ def test_the_inspector_sees_the_copy_as_a_one_hot_q_and_nothing_before_a_repeat(
     assert next_q("lookup", ("A", "B", "A"), ("B",)) == (1, 0, 0)  # "A B A B": B was followed by A
     assert position("heads", ("C",)).q == toy_tables.target.rows["C"] and position("heads", ("C",)).rejection == 0
     assert next_q("heads", ("A",), ("C",)) == (F(42, 100), F(26, 100), F(32, 100))
+
+
+def test_sampled_runs_with_the_transform_at_the_draft_fail_the_chi_square_against_the_transformed_target():
+    from core import sampler, stats
+    t = Transform(F(1, 2), None, "draft")
+    counts = sampler.sample_prefixes("biased", 3, 2, 4000, temperature=F(1, 2), transform_at="draft")
+    asked = exact.target_distribution(2, t)
+    assert stats.chi_square(counts, asked).p_value < 1e-6
+    assert stats.chi_square(counts, exact.target_distribution(2)).p_value > 1e-4  # it follows the raw target
+    ordinary = sampler.sample_target(2, 4000, transform=t)
+    assert stats.chi_square(ordinary, asked).p_value > 1e-4
