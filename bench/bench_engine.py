@@ -9,8 +9,10 @@
    2023; the loop in shared/seeds/003_*.txt) on the same tables as floats,
    with the ratio core / numpy. Issue 2's targets: at least 20,000 traces/s
    on CPython, and faster than the numpy loop.
-2. Time to enumerate the exact 8-token output distribution
-   (`core.exact.output_distribution`) for widths 1-8, both drafts.
+2. Traces per second for every draft (core.ALL_DRAFTS: aligned, biased,
+   lookup, heads), width 3, fixed and heuristic schedule, on CPython.
+3. Time to enumerate the exact 8-token output distribution
+   (`core.exact.output_distribution`) for widths 1-8, both table drafts.
    Target: under 2 s in all.
 """
 
@@ -134,6 +136,23 @@ def numpy_rate(seconds):
             return n / elapsed, n, first
 
 
+def draft_rates(seconds):
+    """{(draft, schedule): traces/s} of core.simulate, width 3, over consecutive seeds."""
+    rates = {}
+    for draft in core.ALL_DRAFTS:
+        for schedule in ("fixed", "heuristic"):
+            n, start = 0, time.perf_counter()
+            while True:
+                for seed in range(n, n + 200):
+                    core.simulate(draft, WIDTH, seed, schedule=schedule)
+                n += 200
+                elapsed = time.perf_counter() - start
+                if elapsed >= seconds:
+                    rates[draft, schedule] = n / elapsed
+                    break
+    return rates
+
+
 # --- exact enumeration --------------------------------------------------------
 
 def exact_times():
@@ -183,6 +202,13 @@ def main():
     print(f"{'numpy Algorithm 1':<24}{n_rate:>12,.0f}{n_n:>10,}  {shares(n_first, n_n)}")
     print()
     print(f"core / numpy (CPython): {c_rate / n_rate:.1f}x   (issue 2 target: > 1x; core >= 20,000 traces/s)")
+
+    print()
+    print(f"traces/s per draft, core.simulate on CPython, width {WIDTH}, {MAX_TOKENS} tokens")
+    print(f"{'draft':<10}{'fixed':>10}{'heuristic':>12}")
+    rates = draft_rates(max(args.seconds / 4, 0.25))
+    for draft in core.ALL_DRAFTS:
+        print(f"{draft:<10}{rates[draft, 'fixed']:>10,.0f}{rates[draft, 'heuristic']:>12,.0f}")
 
     print()
     times = exact_times()

@@ -8,18 +8,21 @@ from toy_tables import TOKENS
 
 from . import display
 from .config import DRAFTS, MAX_TOKENS, MAX_WIDTH, Config, ConfigError
+from .drafts import ALL_DRAFTS
 from .numbers import InputError, parse_fraction, parse_int
 from .records import Block, Bonus, Correction, Counters, Proposal
 from .rule import Decomposition, decompose, parse_distribution
 from .session import ACTIONS, PhaseError, Session, position, simulate
+from .schedule import SCHEDULES
 from .trace import Trace
+from .transform import TRANSFORM_AT, Transform
 from .variants import VARIANTS as _VARIANTS
 
 VARIANTS = tuple(_VARIANTS)
 
 __all__ = [
-    "ACTIONS", "DRAFTS", "MAX_TOKENS", "MAX_WIDTH", "TOKENS", "VARIANTS",
+    "ACTIONS", "ALL_DRAFTS", "DRAFTS", "SCHEDULES", "TRANSFORM_AT", "MAX_TOKENS", "MAX_WIDTH", "TOKENS", "VARIANTS",
     "Block", "Bonus", "Config", "ConfigError", "Correction", "Counters", "Decomposition", "InputError",
-    "PhaseError", "Proposal", "Session", "Trace", "decompose", "display", "parse_distribution", "parse_fraction",
+    "PhaseError", "Proposal", "Session", "Trace", "Transform", "decompose", "display", "parse_distribution", "parse_fraction",
     "parse_int", "position", "simulate",
 ]

@@ -7,63 +7,90 @@ view of the algorithm runs one implementation.
 Order of draws in one block (fixed; a reader can redo a trace by hand):
 
 1. Draft: one draw per proposal, left to right, each picking a token from
-   the draft row ``q`` by inverse CDF (greedy drafting uses no draw).
+   the draft row ``q`` by inverse CDF (greedy drafting uses no draw). The
+   lookup draft copies its proposals and uses no draw: its ``q`` is one-hot,
+   and a draw could only ever pick the copied token. The heads draw like a
+   table draft, one draw per proposal, each from its own head's row.
 2. Verify: one draw per judged proposal, left to right, stopping at the first
    rejection; proposals after it are discarded and consume no draw.
 3. Then one draw for the replacement after a rejection, or one for the bonus
-   token after a full acceptance when the output limit leaves room.
+   token after a full acceptance when the output limit leaves room. A block
+   with no proposal (lookup found nothing to copy) is an ordinary target
+   step: its one draw picks the next token from ``p``, in the bonus's place.
 
-Rows are keyed by the last committed token (``""`` for the empty prefix);
-tokens inside this module are indices into ``TOKENS``.
+Target rows are keyed by the last token of the text (``""`` for the empty
+prefix); draft rows come from the draft (``core.drafts``). Rows are
+``core.drafts.Row`` objects; tokens inside this module are indices into
+``TOKENS``.
 """
 
 from toy_tables import TOKENS
 
 
-def draft_block(variant, draft, last, n, threshold, rng):
-    """Propose up to ``n`` tokens after ``last``.
+def draft_block(variant, drafter, state, n, threshold, rng):
+    """Propose up to ``n`` tokens from the draft's ``state``.
 
     With a lookahead ``threshold`` (a Fraction), drafting stops after a
     proposal whose own draft probability ``q(x)`` is below it: the draft is
     unsure, so more guesses would likely be wasted. The stop depends only on
     the draft's own proposals, which is why the output stays exact.
 
-    Returns ``(rng, proposals, stopped_early)`` with proposals as
-    ``(token_index, k)`` pairs, ``k`` the draw (None when no draw was used).
+    Returns ``(rng, proposals, stopped_early, qs)`` with proposals as
+    ``(token_index, k)`` pairs, ``k`` the draw (None when no draw was used),
+    and ``qs`` the draft row each proposal came from.
     """
-    weights, den = draft.weights, draft.denominator
-    proposals = []
+    proposals, qs = [], []
+    propose, table = variant.propose, drafter.table
+    if table is not None:  # a draft table: the row after the last token so far (the common, fast case)
+        last = state
+        for i in range(n):
+            q = table[last]
+            rng, x, k = propose(q.weights, q.den, rng)
+            proposals.append((x, k))
+            qs.append(q)
+            last = TOKENS[x]
+            if threshold is not None and i < n - 1 and q.weights[x] * threshold.denominator < threshold.numerator * q.den:
+                return rng, tuple(proposals), True, tuple(qs)
+        return rng, tuple(proposals), False, tuple(qs)
+    last, row_at, copies = drafter.last(state), drafter.row_at, drafter.copies
     for i in range(n):
-        row = weights[last]
-        rng, x, k = variant.propose(row, den, rng)
+        q = row_at(state, i, last)
+        if q is None:
+            break
+        if copies:
+            x, k = q.hot, None
+        else:
+            rng, x, k = propose(q.weights, q.den, rng)
         proposals.append((x, k))
+        qs.append(q)
         last = TOKENS[x]
-        if threshold is not None and i < n - 1 and row[x] * threshold.denominator < threshold.numerator * den:
-            return rng, tuple(proposals), True
-    return rng, tuple(proposals), False
+        if threshold is not None and i < n - 1 and q.weights[x] * threshold.denominator < threshold.numerator * q.den:
+            return rng, tuple(proposals), True, tuple(qs)
+    return rng, tuple(proposals), False, tuple(qs)
 
 
-def verify_block(variant, target, draft, last, proposals, room, rng):
-    """Judge ``proposals`` left to right in one target pass.
+def verify_block(variant, target, last, proposals, qs, room, rng):
+    """Judge ``proposals`` (drafted from rows ``qs``) left to right in one target pass.
 
-    ``room`` is how many tokens the output may still take. Returns
-    ``(rng, judged, outcome)``: ``judged`` holds ``(accepted, k, y)`` for each
-    judged proposal; ``outcome`` is ``("correction", last, token, k)``,
-    ``("bonus", last, token, k)`` or None (all accepted, no room for a bonus).
+    ``target`` maps a last token to the target's Row; ``room`` is how many
+    tokens the output may still take. Returns ``(rng, judged, outcome)``:
+    ``judged`` holds ``(accepted, k, y)`` for each judged proposal;
+    ``outcome`` is ``("correction", last, token, k)``, ``("bonus", last,
+    token, k)`` or None (all accepted, no room for a bonus).
     """
-    p_all, p_den = target.weights, target.denominator
-    q_all, q_den = draft.weights, draft.denominator
     judged = []
-    for x, _ in proposals:
-        p_row, q_row = p_all[last], q_all[last]
-        rng, accepted, k, y = variant.judge(p_row, p_den, q_row, q_den, x, rng)
+    judge = variant.judge
+    for (x, _), q in zip(proposals, qs):
+        p = target[last]
+        rng, accepted, k, y = judge(p.weights, p.den, q.weights, q.den, x, rng)
         judged.append((accepted, k, y))
         if not accepted:
-            rng, token, k = variant.replace(p_row, p_den, q_row, q_den, x, y, rng)
+            rng, token, k = variant.replace(p.weights, p.den, q.weights, q.den, x, y, rng)
             return rng, tuple(judged), ("correction", last, token, k)
         last = TOKENS[x]
     if len(proposals) < room:
-        rng, token, k = variant.bonus(p_all[last], p_den, rng)
+        p = target[last]
+        rng, token, k = variant.bonus(p.weights, p.den, rng)
         return rng, tuple(judged), ("bonus", last, token, k)
     return rng, tuple(judged), None
 

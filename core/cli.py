@@ -10,10 +10,13 @@ import argparse
 import sys
 
 from . import display, exact, payoff
-from .config import DRAFTS, MAX_OUTPUT, MAX_SEED, MAX_TOKENS, MAX_WIDTH, ConfigError
+from .config import MAX_OUTPUT, MAX_SEED, MAX_TOKENS, MAX_WIDTH, ConfigError
 from .numbers import parse_fraction, parse_int
 from .rule import decompose, parse_distribution
+from .drafts import ALL_DRAFTS
+from .schedule import SCHEDULES
 from .session import simulate
+from .transform import MAX_TOP_K, TRANSFORM_AT, Transform, parse_temperature, parse_top_k
 from .variants import VARIANTS
 
 
@@ -49,6 +52,8 @@ NUMBERS = {
     "length": whole(1, MAX_TOKENS),
     "lookahead": fraction(0, 1),
     "cost": fraction(0, payoff.MAX_COST),
+    "temperature": lambda text, name: parse_temperature(text, name),
+    "top_k": lambda text, name: parse_top_k(text, name),
     "p": distribution,
     "q": distribution,
 }
@@ -67,13 +72,29 @@ def build_parser():
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
     def scenario(p, width=True):
-        p.add_argument("--draft", choices=DRAFTS, required=True)
+        p.add_argument("--draft", choices=ALL_DRAFTS, required=True,
+                       help="aligned, biased (draft tables), lookup (copy what followed the last token's most "
+                            "recent earlier occurrence) or heads (Medusa-style: proposal i from the target's "
+                            "i-step-ahead distribution)")
         if width:
-            p.add_argument("--width", required=True, help=f"draft length per block, 1 to {MAX_WIDTH}")
+            p.add_argument("--width", required=True, help=f"draft length per block, 1 to {MAX_WIDTH}"
+                                                          " (with --schedule heuristic: the first block's)")
+            p.add_argument("--schedule", choices=SCHEDULES, default="fixed",
+                           help="fixed: every block drafts --width; heuristic (Hugging Face assisted "
+                                f"generation): +2 after a fully accepted block, else -1, from 1 to {MAX_WIDTH}")
         p.add_argument("--variant", choices=tuple(VARIANTS), default="exact")
         p.add_argument("--lookahead", default=None,
                        help="dynamic lookahead, from 0 to 1 (e.g. 0.3 or 1/3): "
                             "stop drafting after a proposal with q(x) below this")
+        p.add_argument("--temperature", default=None,
+                       help="T = 1, 1/2, 1/3 or 1/4 (0.5 and 0.25 work too): rows become p**(1/T), renormalised")
+        p.add_argument("--top-k", default=None,
+                       help=f"keep the K most likely tokens, 1 to {MAX_TOP_K}, renormalised; "
+                            "ties go to the earlier token (A before B before C)")
+        p.add_argument("--transform-at", choices=TRANSFORM_AT, default="both",
+                       help="where temperature and top-k apply: both (exact for the transformed target), "
+                            "target (still exact, only the speed changes) or draft (verification uses the raw "
+                            "target: the output no longer follows the transformed target)")
 
     t = sub.add_parser("trace", help="run one scenario and print its trace")
     scenario(t)
@@ -93,14 +114,23 @@ def build_parser():
 
     p = sub.add_parser("payoff", help="tokens per target pass and time per token for widths 1 to 8")
     scenario(p, width=False)
+    p.add_argument("--schedule", choices=SCHEDULES, default="fixed",
+                   help="heuristic adds the heuristic schedule's long-run row (exact; slow for lookup)")
     p.add_argument("--cost", required=True,
                    help=f"c: one draft step's cost relative to one target pass, from 0 to {payoff.MAX_COST} "
                         "(0 is a free draft, 1 a draft as slow as the target; e.g. 0.1 or 1/20)")
     return parser
 
 
+def transform(args):
+    temperature = 1 if args.temperature is None else args.temperature
+    return Transform(temperature, args.top_k, args.transform_at)
+
+
 def run_trace(args):
-    trace = simulate(args.draft, args.width, args.seed, args.max_tokens, args.variant, args.lookahead)
+    t = transform(args)
+    trace = simulate(args.draft, args.width, args.seed, args.max_tokens, args.variant, args.lookahead, args.schedule,
+                     t.temperature, t.top_k, t.at)
     if args.json:
         return trace.to_json()
     return trace.to_markdown() if args.markdown else trace.to_text()
@@ -122,23 +152,37 @@ def run_check(args):
 
 
 def run_exact(args):
-    c = exact.compare(args.draft, args.width, args.length, args.variant, lookahead=args.lookahead)
-    lines = [f"first {c.k} tokens, {c.draft} draft, width {c.width}, variant {c.variant}", "",
+    t = transform(args)
+    c = exact.compare(args.draft, args.width, args.length, args.variant, lookahead=args.lookahead,
+                      schedule=args.schedule, transform=t)
+    title = f"first {c.k} tokens, {c.draft} draft, width {c.width}, variant {c.variant}"
+    if c.schedule != "fixed":
+        title += f", {c.schedule} schedule"
+    if not t.identity:
+        title += (f", temperature {t.temperature}" + ("" if t.top_k is None else f", top-k {t.top_k}")
+                  + f" applied to {t.at}; the target column is the transformed target")
+    lines = [title, "",
              f"{'tokens':<{c.k + 2}} {'target':>24} {'this rule':>24}"]
     for seq in sorted(set(c.target) | set(c.result)):
         lines.append(f"{''.join(seq):<{c.k + 2}} {str(c.target.get(seq, 0)):>24} {str(c.result.get(seq, 0)):>24}")
     lines.append("")
     lines.append(f"total-variation distance: {c.distance}" + ("" if not c.distance else f" ≈ {float(c.distance):.6f}"))
     lines.append("equal: yes" if not c.distance else f"equal: no (first differs at k = {c.first_departure})")
+    if c.distance and not t.identity and not t.on_target:
+        lines.append("the draft was transformed but verification used the raw target, so the output follows the "
+                     "raw target, not the transformed one asked for")
     if c.variant == "greedy":
         lines.append(f"equals greedy target decoding: {'yes' if c.greedy_equal else 'no'}")
     return "\n".join(lines)
 
 
 def run_payoff(args):
-    table = payoff.payoff_table(args.draft, args.cost, args.lookahead)
+    t = transform(args)
+    table = payoff.payoff_table(args.draft, args.cost, args.lookahead, transform=t)
+    a = table.rows[0].alpha
     lines = [f"{args.draft} draft, draft step cost c = {args.cost}; algorithmic expectations, not measured latency",
-             f"alpha (average sum of min(p, q)) = {table.rows[0].alpha} ≈ {float(table.rows[0].alpha):.4f}", "",
+             f"alpha (average sum of min(p, q)) = {a} ≈ {float(a):.4f}" if a is not None else
+             "alpha: none (the closed form needs one untransformed draft table)", "",
              "width  tokens/pass exact  closed form   time/token exact  closed form"]
     for r in table.rows:
         closed = "-" if r.closed_tokens_per_pass is None else f"{float(r.closed_tokens_per_pass):.4f}"
@@ -146,6 +190,11 @@ def run_payoff(args):
         mark = "  <- best" if r.width == table.best_width else ""
         lines.append(f"{r.width:>5}  {float(r.tokens_per_pass):>17.4f}  {closed:>11}   {float(r.time_per_token):>16.4f}  "
                      f"{closed_t:>11}{mark}")
+    if args.schedule == "heuristic" and args.lookahead is None:
+        h = payoff.heuristic_payoff(args.draft, args.cost, transform=t)
+        lines += ["", f"heuristic schedule (+2 after a full acceptance, else -1): tokens/pass "
+                      f"{float(h.tokens_per_pass):.4f}, time/token {float(h.time_per_token):.4f}, "
+                      f"average width {float(h.mean_width):.4f}"]
     return "\n".join(lines)
 
 

@@ -6,13 +6,20 @@ from typing import Optional
 
 import toy_tables
 
+from .drafts import ALL_DRAFTS, setup
+from .schedule import SCHEDULES
+from .transform import NONE, Transform
 from .variants import VARIANTS
 
+# The table drafts the step-through app lists today. ALL_DRAFTS (core.drafts)
+# adds lookup and heads, which every engine entry point accepts; the app's
+# views assume a draft table (core.position), so they switch when wired.
 DRAFTS = tuple(toy_tables.drafts)
 MAX_WIDTH = 8
 MAX_TOKENS = 8
 MAX_SEED = 2**64 - 1
 MAX_OUTPUT = 64
+_PLAIN = {draft: setup(draft) for draft in ALL_DRAFTS}  # most scenarios transform nothing
 
 
 class ConfigError(ValueError):
@@ -34,6 +41,12 @@ class Config:
     draft-confidence threshold for dynamic lookahead, or None for a fixed
     width. ``max_tokens`` is the output limit: the toy has no end-of-sequence
     token, so it stops there.
+
+    ``schedule`` is "fixed" (every block drafts ``width``) or "heuristic"
+    (``core.schedule``: starts at ``width``, +2 after a fully accepted block,
+    else -1). ``temperature`` (1, 1/2, 1/3 or 1/4), ``top_k`` (None or 1-3)
+    and ``transform_at`` ("both", "target" or "draft") reshape the rows
+    (``core.transform``).
     """
 
     draft: str = "aligned"
@@ -42,10 +55,23 @@ class Config:
     max_tokens: int = MAX_TOKENS
     variant: str = "exact"
     lookahead: Optional[Fraction] = None
+    schedule: str = "fixed"
+    temperature: Fraction = Fraction(1)
+    top_k: Optional[int] = None
+    transform_at: str = "both"
+
+    def __init__(self, draft="aligned", width=3, seed=0, max_tokens=MAX_TOKENS, variant="exact", lookahead=None,
+                 schedule="fixed", temperature=Fraction(1), top_k=None, transform_at="both"):
+        # Written out for speed, like core.records': a trace builds one Config, and a
+        # frozen dataclass's generated __init__ costs a call per field.
+        self.__dict__.update(draft=draft, width=width, seed=seed, max_tokens=max_tokens, variant=variant,
+                             lookahead=lookahead, schedule=schedule, temperature=temperature, top_k=top_k,
+                             transform_at=transform_at)
+        self.__post_init__()
 
     def __post_init__(self):
-        if self.draft not in toy_tables.drafts:
-            raise ConfigError(f"unknown draft {self.draft!r}; choose one of: {', '.join(DRAFTS)}")
+        if self.draft not in ALL_DRAFTS:
+            raise ConfigError(f"unknown draft {self.draft!r}; choose one of: {', '.join(ALL_DRAFTS)}")
         _whole("width", self.width, 1, MAX_WIDTH)
         _whole("seed", self.seed, 0, MAX_SEED)
         _whole("max_tokens", self.max_tokens, 1, MAX_OUTPUT)
@@ -57,6 +83,18 @@ class Config:
             if not 0 <= self.lookahead <= 1:
                 raise ConfigError(f"lookahead must be from 0 to 1, got {self.lookahead}")
             object.__setattr__(self, "lookahead", Fraction(self.lookahead))
+        if self.schedule not in SCHEDULES:
+            raise ConfigError(f"unknown schedule {self.schedule!r}; choose one of: {', '.join(SCHEDULES)}")
+        plain = (self.top_k is None and self.transform_at == "both" and self.temperature == 1
+                 and not isinstance(self.temperature, (bool, float)))
+        try:
+            transform = NONE if plain else Transform(self.temperature, self.top_k, self.transform_at)
+        except ValueError as e:
+            raise ConfigError(str(e)) from None
+        object.__setattr__(self, "transform", transform)
+        object.__setattr__(self, "temperature", transform.temperature)
+        # The rows this scenario drafts and verifies with, looked up once (core.drafts.setup).
+        object.__setattr__(self, "setup", _PLAIN[self.draft] if plain else setup(self.draft, transform))
 
     def replace(self, **changes):
         return replace(self, **changes)
@@ -69,4 +107,8 @@ class Config:
             "max_tokens": self.max_tokens,
             "variant": self.variant,
             "lookahead": None if self.lookahead is None else str(self.lookahead),
+            "schedule": self.schedule,
+            "temperature": str(self.temperature),
+            "top_k": self.top_k,
+            "transform_at": self.transform_at,
         }

@@ -13,97 +13,138 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Optional
 
-import toy_tables
 from toy_tables import TOKENS
 
+from . import drafts, schedule
 from .config import MAX_TOKENS, Config
 from .rule import argmax
+from .schedule import next_width
+from .transform import NONE, Transform
 from .variants import VARIANTS
 
 
 @lru_cache(maxsize=None)
-def block_outcomes(variant, draft, width, last, room, lookahead=None):
-    """Every way one block can end, from state ``last`` with ``room`` tokens left.
+def block_branches(variant, draft, width, state, room, lookahead=None, transform=NONE):
+    """Every way one block can end, from the draft's ``state`` with ``room`` tokens left.
 
-    Returns a tuple of ``(committed, probability)`` with ``committed`` a tuple
-    of tokens. Proposals after a rejection are discarded whatever they are,
-    so they are summed out rather than enumerated.
+    Returns a tuple of ``(committed, verdict, probability)`` with
+    ``committed`` a tuple of tokens and ``verdict`` what the width schedule
+    reads (``core.schedule.verdict``). Proposals after a rejection are
+    discarded whatever they are, so they are summed out rather than enumerated.
     """
     v = VARIANTS[variant]
-    p_rows = toy_tables.target.rows
+    setup = drafts.setup(draft, transform)
+    drafter, target = setup.drafter, setup.target
     n = min(width, room)
     out = {}
 
-    def add(seq, prob):
-        out[seq] = out.get(seq, 0) + prob
+    def add(seq, verdict, prob):
+        out[seq, verdict] = out.get((seq, verdict), 0) + prob
 
-    def walk(i, cur, accepted, prob):
-        for token, accept_mass, rejections, stop in _branches(variant, draft, cur):
+    def finish(i, cur, seq, prob):
+        """All ``i`` drafted proposals accepted: a bonus (or the ordinary step) when there is room."""
+        outcome = schedule.verdict(i, i)
+        if len(seq) < room:
+            for b, pb in zip(TOKENS, v.bonus_dist(target[cur].fracs)):
+                if pb:
+                    add(seq + (b,), outcome, prob * pb)
+        else:
+            add(seq, outcome, prob)
+
+    def walk(i, cur, seq, prob):
+        q = drafter.row_at(state, i, cur) if i < n else None
+        if q is None:
+            finish(i, cur, seq, prob)
+            return
+        for token, accept_mass, rejections, q_x in _branches(variant, target[cur], q):
             for c, mass in rejections:
-                add(accepted + (c,), prob * mass)
-            if not accept_mass:
-                continue
-            seq, reach = accepted + (token,), prob * accept_mass
-            if i + 1 < n and not (lookahead is not None and stop < lookahead):
-                walk(i + 1, token, seq, reach)
-            elif len(seq) < room:
-                for b, pb in zip(TOKENS, v.bonus_dist(p_rows[token])):
-                    if pb:
-                        add(seq + (b,), reach * pb)
-            else:
-                add(seq, reach)
+                add(seq + (c,), schedule.REJECTED, prob * mass)
+            if accept_mass:
+                reach = prob * accept_mass
+                if lookahead is not None and i + 1 < n and q_x < lookahead:
+                    finish(i + 1, token, seq + (token,), reach)
+                else:
+                    walk(i + 1, token, seq + (token,), reach)
 
-    walk(0, last, (), Fraction(1))
-    return tuple(out.items())
+    walk(0, drafter.last(state), (), Fraction(1))
+    return tuple((seq, verdict, prob) for (seq, verdict), prob in out.items())
 
 
 @lru_cache(maxsize=None)
-def _branches(variant, draft, cur):
-    """For each token x the draft may propose after ``cur``: the mass that
-    proposes and accepts it, the mass that proposes it and ends in each
-    replacement, and q(x) (what dynamic lookahead compares)."""
+def _branches(variant, p, q):
+    """For each token x the draft may propose from row ``q`` (a ``core.drafts.Row``) against
+    the target's row ``p``: the mass that proposes and accepts it, the mass that proposes it
+    and ends in each replacement, and q(x) (what dynamic lookahead compares). Rows are fixed
+    objects, so this is computed once per pair."""
     v = VARIANTS[variant]
-    p, q = toy_tables.target.rows[cur], toy_tables.drafts[draft].rows[cur]
+    pf, qf = p.fracs, q.fracs
     out = []
-    for x, qx in enumerate(v.propose_dist(q)):
+    for x, qx in enumerate(v.propose_dist(qf)):
         if not qx:
             continue
-        a = v.accept_probability(p, q, x)
-        rejections = tuple((TOKENS[c], qx * (1 - a) * r) for c, r in enumerate(v.replace_dist(p, q, x)) if r and a != 1)
-        out.append((TOKENS[x], qx * a, rejections, q[x]))
+        a = v.accept_probability(pf, qf, x)
+        rejections = tuple((TOKENS[c], qx * (1 - a) * r) for c, r in enumerate(v.replace_dist(pf, qf, x))
+                           if r and a != 1)
+        out.append((TOKENS[x], qx * a, rejections, qf[x]))
     return tuple(out)
 
 
-def output_distribution(draft, width, k, variant="exact", max_tokens=MAX_TOKENS, lookahead=None):
-    """Exact distribution of the first ``k`` output tokens: ``{tokens: probability}``."""
-    Config(draft, width, 0, max_tokens, variant, lookahead)
+@lru_cache(maxsize=None)
+def block_outcomes(variant, draft, width, last, room, lookahead=None, transform=NONE):
+    """``block_branches`` summed over the verdicts: ``(committed, probability)`` pairs."""
+    out = {}
+    for seq, _, prob in block_branches(variant, draft, width, last, room, lookahead, transform):
+        out[seq] = out.get(seq, 0) + prob
+    return tuple(out.items())
+
+
+def output_distribution(draft, width, k, variant="exact", max_tokens=MAX_TOKENS, lookahead=None, schedule="fixed",
+                        transform=NONE):
+    """Exact distribution of the first ``k`` output tokens: ``{tokens: probability}``.
+
+    With the heuristic schedule the state of the walk is the draft's state
+    and the width the next block will use.
+    """
+    Config(draft, width, 0, max_tokens, variant, lookahead, schedule, transform.temperature, transform.top_k,
+           transform.at)
     if not 1 <= k <= max_tokens:
         raise ValueError(f"k must be from 1 to max_tokens ({max_tokens}), got {k}")
     lookahead = None if lookahead is None else Fraction(lookahead)
+    plan = schedule
+    drafter = drafts.setup(draft, transform).drafter
+
+    def branches(w, state, room):
+        if plan == "fixed":  # the verdict changes nothing: one entry per committed sequence
+            return [(seq, None, prob) for seq, prob in block_outcomes(variant, draft, w, state, room, lookahead,
+                                                                      transform)]
+        return block_branches(variant, draft, w, state, room, lookahead, transform)
 
     @lru_cache(maxsize=None)
-    def rest(last, length):
+    def rest(state, w, length):
         dist = {}
-        for seq, prob in block_outcomes(variant, draft, width, last, max_tokens - length, lookahead):
+        for seq, verdict, prob in branches(w, state, max_tokens - length):
             if length + len(seq) >= k:
                 key = seq[: k - length]
                 dist[key] = dist.get(key, 0) + prob
             else:
-                for tail, q in rest(seq[-1], length + len(seq)).items():
+                after = drafts.after(drafter, state, seq)
+                for tail, q in rest(after, next_width(plan, w, verdict), length + len(seq)).items():
                     key = seq + tail
                     dist[key] = dist.get(key, 0) + prob * q
         return dist
 
-    return rest("", 0)
+    return rest(drafter.start, width, 0)
 
 
-def target_distribution(k):
-    """The target's own autoregressive distribution of ``k`` tokens."""
+def target_distribution(k, transform=NONE):
+    """The target's own autoregressive distribution of ``k`` tokens (of the
+    transformed target, when a transformation is given: the one the user asked for)."""
+    rows = drafts.setup("aligned", transform).reference
     dist = {(): Fraction(1)}
     for _ in range(k):
         nxt = {}
         for seq, prob in dist.items():
-            row = toy_tables.target.rows[seq[-1] if seq else ""]
+            row = rows[seq[-1] if seq else ""].fracs
             for t, p in zip(TOKENS, row):
                 if p:
                     nxt[seq + (t,)] = prob * p
@@ -111,11 +152,12 @@ def target_distribution(k):
     return dist
 
 
-def greedy_target(k):
+def greedy_target(k, transform=NONE):
     """Ordinary greedy decoding of the target: the most likely token each time."""
+    rows = drafts.setup("aligned", transform).reference
     seq = ()
     for _ in range(k):
-        seq += (TOKENS[argmax(toy_tables.target.rows[seq[-1] if seq else ""])],)
+        seq += (TOKENS[argmax(rows[seq[-1] if seq else ""].fracs)],)
     return seq
 
 
@@ -136,6 +178,9 @@ def total_variation(a, b):
 class Comparison:
     """A variant's exact output distribution against the target's.
 
+    ``target`` is the distribution the user asked for: the target's own,
+    transformed when ``transform`` reshapes it (whatever ``transform.at``
+    says), so ``transform_at="draft"`` shows a positive distance.
     ``first_departure`` is the smallest prefix length at which the two
     differ, or None. ``greedy_equal`` says whether the output always equals
     greedy decoding of the target (the promise of the greedy variant).
@@ -151,6 +196,8 @@ class Comparison:
     first_departure: Optional[int]
     greedy_equal: bool
     lookahead: Optional[Fraction] = None
+    schedule: str = "fixed"
+    transform: Transform = NONE
 
     @property
     def keeps_target(self):
@@ -166,13 +213,14 @@ class Comparison:
         return prefix, self.gap(prefix)
 
 
-def compare(draft, width, k, variant="exact", max_tokens=MAX_TOKENS, lookahead=None):
-    result = output_distribution(draft, width, k, variant, max_tokens, lookahead)
-    target = target_distribution(k)
+def compare(draft, width, k, variant="exact", max_tokens=MAX_TOKENS, lookahead=None, schedule="fixed",
+            transform=NONE):
+    result = output_distribution(draft, width, k, variant, max_tokens, lookahead, schedule, transform)
+    target = target_distribution(k, transform)
     distance = total_variation(result, target)
     first = None
     if distance:
         first = next(j for j in range(1, k + 1) if total_variation(marginal(result, j), marginal(target, j)))
-    greedy_equal = result == {greedy_target(k): Fraction(1)}
+    greedy_equal = result == {greedy_target(k, transform): Fraction(1)}
     return Comparison(variant, draft, width, k, target, result, distance, first, greedy_equal,
-                      None if lookahead is None else Fraction(lookahead))
+                      None if lookahead is None else Fraction(lookahead), schedule, transform)

@@ -17,6 +17,14 @@ The closed form assumes every position accepts with the same chance ``a``,
 independently. Here the chance depends on the previous token, and a
 block's later positions follow tokens the draft favours, so the two differ.
 Both are algorithmic expectations: no batching, memory or concurrency.
+
+The long run is a Markov chain over block starts: the draft's state (the
+last token; for lookup also what followed each token's latest occurrence)
+times the width the block uses. A fixed width keeps the width; the
+heuristic schedule (``core.schedule``) moves it, and the chain finds its
+long-run mix exactly (``compare_schedules``). Every proposal counts as one
+draft step of cost ``c``, the lookup draft's copies included (a real
+lookup costs almost nothing: read its rows at c = 0).
 """
 
 import math
@@ -28,29 +36,52 @@ from typing import Optional
 import toy_tables
 from toy_tables import TOKENS
 
+from . import drafts
 from .config import MAX_TOKENS, MAX_WIDTH, Config
-from .exact import block_outcomes
+from .exact import block_branches
 from .numbers import parse_fraction
+from .schedule import next_width
+from .transform import NONE
 from .variants import VARIANTS
 
 
-def stationary(chain):
-    """Stationary distribution of ``chain[s][t]`` over TOKENS, exactly (Gaussian elimination)."""
-    n = len(TOKENS)
-    # pi (P - I) = 0 with sum(pi) = 1: transpose, replace the last equation by the sum.
-    rows = [[chain[TOKENS[j]][TOKENS[i]] - (1 if i == j else 0) for j in range(n)] + [Fraction(0)]
-            for i in range(n - 1)]
-    rows.append([Fraction(1)] * n + [Fraction(1)])
-    for col in range(n):
-        pivot = next(r for r in range(col, n) if rows[r][col] != 0)
-        rows[col], rows[pivot] = rows[pivot], rows[col]
-        lead = rows[col][col]
-        rows[col] = [v / lead for v in rows[col]]
-        for r in range(n):
-            if r != col and rows[r][col]:
-                f = rows[r][col]
-                rows[r] = [a - f * b for a, b in zip(rows[r], rows[col])]
-    return {TOKENS[i]: rows[i][n] for i in range(n)}
+def stationary(chain, nodes=TOKENS):
+    """Stationary distribution of ``chain[s][t]`` over ``nodes``, exactly.
+
+    State reduction (Grassmann, Taksar and Heyman 1985): states are removed
+    one at a time, the sparsest first, rerouting the paths through each; then
+    the probabilities are rebuilt in reverse. With exact Fractions and sparse
+    rows this stays fast where dense elimination grows huge numerators (a
+    chain of a few hundred states answers in seconds). The chain must be
+    irreducible over ``nodes`` (every chain built here is: its nodes are those
+    reachable from a recurrent one).
+    """
+    out = {a: {b: Fraction(p) for b, p in chain[a].items() if p and b != a} for a in nodes}
+    into = {a: {} for a in nodes}
+    for a in nodes:
+        for b, p in out[a].items():
+            into[b][a] = p
+    alive = set(nodes)
+    removed = []
+    while len(alive) > 1:
+        k = min(alive, key=lambda a: (len(into[a]) * len(out[a]), repr(a)))
+        leave = sum(out[k].values())
+        for i, p_ik in into[k].items():
+            share, row = p_ik / leave, out[i]
+            del row[k]
+            for j, p_kj in out[k].items():
+                if j != i:
+                    row[j] = into[j][i] = row.get(j, 0) + share * p_kj
+        for j in out[k]:
+            del into[j][k]
+        removed.append((k, into.pop(k), leave))
+        del out[k]
+        alive.discard(k)
+    weight = {alive.pop(): Fraction(1)}
+    for k, sources, leave in reversed(removed):
+        weight[k] = sum(weight[i] * p for i, p in sources.items()) / leave
+    total = sum(weight.values())
+    return {a: weight[a] / total for a in nodes}
 
 
 @lru_cache(maxsize=None)
@@ -62,27 +93,43 @@ def alpha(draft):
     return sum(visits[s] * sum(min(a, b) for a, b in zip(target[s], q[s])) for s in TOKENS)
 
 
-def _drafted(draft, variant, width, last, lookahead):
-    """Expected proposals in one block: ``width``, or fewer when lookahead stops early."""
+def _drafted(variant, drafter, width, state, lookahead):
+    """Expected proposals in one block: ``width``, or fewer when lookahead stops early
+    or the lookup draft runs out of text to copy."""
+    if drafter.copies:
+        return Fraction(len(drafter.chain(state)[:width]))
     if lookahead is None:
-        return Fraction(width)
-    q_rows = toy_tables.drafts[draft].rows
+        return Fraction(width)  # a sampling draft always drafts the full width without lookahead
     propose = VARIANTS[variant].propose_dist
 
     def walk(i, cur):
+        q = drafter.row_at(state, i, cur) if i < width else None
+        if q is None:
+            return Fraction(0)
         total = Fraction(1)
-        if i + 1 < width:
-            for x, qx in enumerate(propose(q_rows[cur])):
-                if qx and not q_rows[cur][x] < lookahead:
-                    total += qx * walk(i + 1, TOKENS[x])
+        for x, qx in enumerate(propose(q.fracs)):
+            if qx and not (lookahead is not None and q.fracs[x] < lookahead):
+                total += qx * walk(i + 1, TOKENS[x])
         return total
 
-    return walk(0, last)
+    return walk(0, drafter.last(state))
+
+
+def _recurrent_start(drafter):
+    """A block start inside the long run's one closed class of draft states."""
+    if isinstance(drafter, drafts.LookupDraft):
+        return drafter.advance(drafter.start, tuple(drafts.INDEX[t] for t in "ABCA"))
+    return "A"
 
 
 @dataclass(frozen=True)
 class Payoff:
-    """Long-run figures for one draft, width and draft cost ``c``."""
+    """Long-run figures for one draft, width and draft cost ``c``.
+
+    With ``schedule="heuristic"``, ``width`` is None (the long run forgets
+    where the schedule started) and ``mean_width`` is the average width a
+    block uses; the closed forms, which assume a fixed width, are None.
+    """
 
     draft: str
     width: int
@@ -94,6 +141,8 @@ class Payoff:
     time_per_token: Fraction
     closed_tokens_per_pass: Optional[Fraction]
     closed_time_per_token: Optional[Fraction]
+    schedule: str = "fixed"
+    mean_width: Optional[Fraction] = None
 
     @property
     def speedup(self):
@@ -117,17 +166,44 @@ def closed_time_per_token(a, width, cost):
 
 
 @lru_cache(maxsize=None)
-def long_run(draft, width, lookahead=None, variant="exact"):
+def chain(draft, width, lookahead=None, variant="exact", schedule="fixed", transform=NONE):
+    """The long run's block chain: ``(nodes, weights, tokens, steps)`` with nodes
+    ``(draft state, width)``, ``weights`` their stationary probabilities, and the
+    exact expected tokens and draft steps of a block started at each node."""
+    setup = drafts.setup(draft, transform)
+    drafter = setup.drafter
+    moves, tokens, steps = {}, {}, {}
+    todo = [(_recurrent_start(drafter), width)]
+    while todo:
+        node = todo.pop()
+        if node in moves:
+            continue
+        state, w = node
+        out = {}
+        total = Fraction(0)
+        for seq, verdict, prob in block_branches(variant, draft, w, state, w + 1, lookahead, transform):
+            nxt = (drafts.after(drafter, state, seq), next_width(schedule, w, verdict))
+            out[nxt] = out.get(nxt, 0) + prob
+            total += prob * len(seq)
+        moves[node], tokens[node] = out, total
+        steps[node] = _drafted(variant, drafter, w, state, lookahead)
+        todo.extend(n for n in out if n not in moves)
+    nodes = tuple(sorted(moves, key=repr))
+    return nodes, stationary(moves, nodes), tokens, steps
+
+
+@lru_cache(maxsize=None)
+def long_run(draft, width, lookahead=None, variant="exact", schedule="fixed", transform=NONE):
     """``(tokens_per_pass, draft_steps_per_pass)`` in the long run: the part of
     ``payoff`` that does not depend on the draft cost, computed once."""
-    chain, tokens, steps = {}, {}, {}
-    for s in TOKENS:
-        outcomes = block_outcomes(variant, draft, width, s, width + 1, lookahead)
-        tokens[s] = sum(prob * len(seq) for seq, prob in outcomes)
-        chain[s] = {t: sum(prob for seq, prob in outcomes if seq[-1] == t) for t in TOKENS}
-        steps[s] = _drafted(draft, variant, width, s, lookahead)
-    weights = stationary(chain)
-    return sum(weights[s] * tokens[s] for s in TOKENS), sum(weights[s] * steps[s] for s in TOKENS)
+    nodes, weights, tokens, steps = chain(draft, width, lookahead, variant, schedule, transform)
+    return sum(weights[n] * tokens[n] for n in nodes), sum(weights[n] * steps[n] for n in nodes)
+
+
+def mean_width(draft, width, lookahead=None, variant="exact", schedule="fixed", transform=NONE):
+    """The average width a block uses in the long run."""
+    nodes, weights, _, _ = chain(draft, width, lookahead, variant, schedule, transform)
+    return sum(weights[n] * n[1] for n in nodes)
 
 
 # c is one draft step's cost in target passes: 0 is a free draft, 1 a draft as
@@ -153,17 +229,71 @@ def check_cost(cost):
     return cost
 
 
-def payoff(draft, width, cost, lookahead=None, variant="exact"):
+def payoff(draft, width, cost, lookahead=None, variant="exact", transform=NONE):
     """Exact long-run tokens per pass and time per token, beside the closed form."""
-    Config(draft, width, 0, MAX_TOKENS, variant, lookahead)
+    Config(draft, width, 0, MAX_TOKENS, variant, lookahead, "fixed", transform.temperature, transform.top_k,
+           transform.at)
     cost = check_cost(cost)
     lookahead = None if lookahead is None else Fraction(lookahead)
-    per_pass, draft_steps = long_run(draft, width, lookahead, variant)
-    a = alpha(draft)
-    closed = closed_tokens_per_pass(a, width) if lookahead is None else None
-    closed_time = closed_time_per_token(a, width, cost) if lookahead is None else None
+    per_pass, draft_steps = long_run(draft, width, lookahead, variant, "fixed", transform)
+    # The closed form needs one acceptance rate per table row, from the untransformed tables.
+    a = alpha(draft) if draft in toy_tables.drafts and transform.identity else None
+    closed = closed_tokens_per_pass(a, width) if lookahead is None and a is not None else None
+    closed_time = closed_time_per_token(a, width, cost) if lookahead is None and a is not None else None
     return Payoff(draft, width, cost, lookahead, a, per_pass, draft_steps, (cost * draft_steps + 1) / per_pass,
                   closed, closed_time)
+
+
+def heuristic_payoff(draft, cost, variant="exact", transform=NONE):
+    """The heuristic schedule's long-run figures (``Payoff`` with ``width`` None and ``mean_width`` set).
+
+    The long run forgets the starting width, so there is one answer per draft
+    and cost. Exact, from the chain over (draft state, width).
+    """
+    cost = check_cost(cost)
+    per_pass, draft_steps = long_run(draft, 1, None, variant, "heuristic", transform)
+    a = alpha(draft) if draft in toy_tables.drafts and transform.identity else None
+    return Payoff(draft, None, cost, None, a, per_pass,
+                  draft_steps, (cost * draft_steps + 1) / per_pass, None, None, "heuristic",
+                  mean_width(draft, 1, None, variant, "heuristic", transform))
+
+
+@dataclass(frozen=True)
+class ScheduleComparison:
+    """The heuristic schedule beside every fixed width and dynamic lookahead, for one draft and cost.
+
+    ``fixed`` and ``lookahead`` are ``PayoffTable``s (widths 1-8; lookahead at
+    ``threshold``); ``heuristic`` is one ``Payoff``. ``best`` names the
+    least time per token among the three: "fixed", "lookahead" or "heuristic"
+    (ties go to that order), and ``best_time_per_token`` is its figure.
+    """
+
+    draft: str
+    cost: Fraction
+    threshold: Fraction
+    fixed: "PayoffTable"
+    lookahead: "PayoffTable"
+    heuristic: Payoff
+    best: str
+    best_time_per_token: Fraction
+
+
+def compare_schedules(draft, cost, threshold=Fraction(1, 2)):
+    """Fixed widths, dynamic lookahead and the heuristic schedule, exactly (``core.payoff``'s chains).
+
+    Slow for the lookup draft's heuristic schedule (its chain has a few
+    hundred states; tens of seconds on CPython): compute it once and keep it.
+    """
+    cost = check_cost(cost)
+    threshold = Fraction(threshold)
+    fixed = payoff_table(draft, cost)
+    ahead = payoff_table(draft, cost, threshold)
+    heuristic = heuristic_payoff(draft, cost)
+    times = (("fixed", fixed.rows[fixed.best_width - 1].time_per_token),
+             ("lookahead", ahead.rows[ahead.best_width - 1].time_per_token),
+             ("heuristic", heuristic.time_per_token))
+    best, best_time = min(times, key=lambda t: t[1])
+    return ScheduleComparison(draft, cost, threshold, fixed, ahead, heuristic, best, best_time)
 
 
 @dataclass(frozen=True)
@@ -173,9 +303,9 @@ class PayoffTable:
     closed_best_width: Optional[int]
 
 
-def payoff_table(draft, cost, lookahead=None, widths=range(1, MAX_WIDTH + 1)):
+def payoff_table(draft, cost, lookahead=None, widths=range(1, MAX_WIDTH + 1), transform=NONE):
     """``payoff`` for every width, and the width with the least time per token (ties: the shorter)."""
-    rows = tuple(payoff(draft, w, cost, lookahead) for w in widths)
+    rows = tuple(payoff(draft, w, cost, lookahead, transform=transform) for w in widths)
     best = min(rows, key=lambda r: (r.time_per_token, r.width)).width
     closed_best = None
     if lookahead is None:
@@ -205,27 +335,31 @@ class TraceExpectation:
     tokens_per_pass: Fraction
 
 
-def trace_expectation(draft, width, max_tokens=MAX_TOKENS, lookahead=None, variant="exact"):
+def trace_expectation(draft, width, max_tokens=MAX_TOKENS, lookahead=None, variant="exact", schedule="fixed",
+                      transform=NONE):
     """Expected target passes and draft steps of a full trace, by enumeration.
 
     ``tokens_per_pass`` is ``max_tokens / E[passes]``: the pooled ratio that
     the counters of many traces converge to.
     """
-    Config(draft, width, 0, max_tokens, variant, lookahead)
+    Config(draft, width, 0, max_tokens, variant, lookahead, schedule, transform.temperature, transform.top_k,
+           transform.at)
     lookahead = None if lookahead is None else Fraction(lookahead)
+    drafter = drafts.setup(draft, transform).drafter
 
     @lru_cache(maxsize=None)
-    def expect(last, length):
+    def expect(state, w, length):
         if length >= max_tokens:
             return Fraction(0), Fraction(0)
         room = max_tokens - length
-        n = min(width, room)
-        passes, steps = Fraction(1), _drafted(draft, variant, n, last, lookahead)
-        for seq, prob in block_outcomes(variant, draft, n, last, room, lookahead):
-            more_passes, more_steps = expect(seq[-1], length + len(seq))
+        n = min(w, room)
+        passes, steps = Fraction(1), _drafted(variant, drafter, n, state, lookahead)
+        for seq, verdict, prob in block_branches(variant, draft, n, state, room, lookahead, transform):
+            more_passes, more_steps = expect(drafts.after(drafter, state, seq), next_width(schedule, w, verdict),
+                                             length + len(seq))
             passes += prob * more_passes
             steps += prob * more_steps
         return passes, steps
 
-    passes, steps = expect("", 0)
+    passes, steps = expect(drafter.start, width, 0)
     return TraceExpectation(passes, steps, max_tokens / passes)

@@ -146,7 +146,15 @@ class Bonus:
 
 @dataclass(frozen=True)
 class Block:
-    """One draft → verify → commit round: at most one target pass."""
+    """One draft → verify → commit round: at most one target pass.
+
+    ``width`` is the width the block was allowed (the schedule's choice; it
+    drafts ``min(width, tokens left)`` proposals, fewer when lookahead stops
+    early or lookup runs out of text to copy). A block with no proposal is an
+    *ordinary step* (``ordinary_step``): one target pass and one token drawn
+    from ``p``, recorded in ``bonus`` (Algorithm 1 with zero proposals: the
+    final draw from ``p`` is all that is left) but counted apart from bonuses.
+    """
 
     index: int
     prefix: tuple
@@ -156,12 +164,18 @@ class Block:
     committed: tuple = ()
     stopped_early: bool = False
     verified: bool = False
+    width: Optional[int] = None
 
     def __init__(self, index, prefix, proposals, correction=None, bonus=None, committed=(), stopped_early=False,
-                 verified=False):
+                 verified=False, width=None):
         # Written out for speed, like Proposal's.
         self.__dict__.update(index=index, prefix=prefix, proposals=proposals, correction=correction, bonus=bonus,
-                             committed=committed, stopped_early=stopped_early, verified=verified)
+                             committed=committed, stopped_early=stopped_early, verified=verified, width=width)
+
+    @property
+    def ordinary_step(self):
+        """True for a verified block that had nothing to propose: an ordinary decoding step."""
+        return self.verified and not self.proposals
 
     def count(self, status):
         return sum(1 for x in self.proposals if x.status == status)
@@ -174,6 +188,8 @@ class Block:
             "bonus": None if self.bonus is None else self.bonus.to_dict(),
             "committed": list(self.committed),
             "stopped_early": self.stopped_early,
+            "width": self.width,
+            "ordinary_step": self.ordinary_step,
         }
 
 
@@ -183,7 +199,10 @@ class Counters:
 
     ``ordinary_passes`` is what ordinary decoding would need for the same
     output: one target pass per committed token. ``early_stops`` counts
-    blocks whose drafting dynamic lookahead cut short.
+    blocks whose drafting dynamic lookahead cut short. ``ordinary_steps``
+    counts blocks with no proposal (lookup found nothing to copy): their one
+    token from ``p`` is not a bonus. So ``committed == accepted + corrections
+    + bonus + ordinary_steps`` always.
     """
 
     target_passes: int = 0
@@ -196,6 +215,7 @@ class Counters:
     bonus: int = 0
     committed: int = 0
     early_stops: int = 0
+    ordinary_steps: int = 0
 
     @property
     def tokens_per_pass(self):
@@ -208,17 +228,21 @@ class Counters:
     @classmethod
     def of(cls, blocks):
         tally = {"accepted": 0, "rejected": 0, "discarded": 0, "proposed": 0}
-        proposed = corrections = bonus = committed = early_stops = 0
+        proposed = corrections = bonus = committed = early_stops = ordinary = 0
         for b in blocks:
             for x in b.proposals:
                 tally[x.status] += 1
             proposed += len(b.proposals)
             corrections += b.correction is not None
-            bonus += b.bonus is not None
+            if b.bonus is not None:
+                if b.proposals:
+                    bonus += 1
+                else:
+                    ordinary += 1
             committed += len(b.committed)
             early_stops += b.stopped_early
         return cls(len(blocks), proposed, proposed, tally["accepted"], tally["rejected"], tally["discarded"],
-                   corrections, bonus, committed, early_stops)
+                   corrections, bonus, committed, early_stops, ordinary)
 
     def to_dict(self):
         return {
@@ -232,6 +256,7 @@ class Counters:
             "bonus": self.bonus,
             "committed": self.committed,
             "early_stops": self.early_stops,
+            "ordinary_steps": self.ordinary_steps,
             "tokens_per_pass": _frac(self.tokens_per_pass),
             "ordinary_passes": self.ordinary_passes,
         }

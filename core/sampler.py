@@ -9,13 +9,14 @@ widget with that seed.
 from collections import Counter
 from fractions import Fraction
 
-import toy_tables
 from toy_tables import TOKENS
 
-from . import prng
+from . import drafts, prng
 from .block import committed, draft_block, verify_block
 from .config import MAX_SEED, MAX_TOKENS, Config
 from .rule import pick
+from .schedule import next_width, verdict
+from .transform import NONE
 from .variants import VARIANTS
 
 MAX_RUNS = 100_000
@@ -36,22 +37,29 @@ def _check_runs(n, k, max_tokens, base_seed):
 def speculative_prefix(config, k, rng):
     """The first ``k`` output tokens of one run (as a tuple of indices)."""
     variant = VARIANTS[config.variant]
-    draft = toy_tables.drafts[config.draft]
-    target = toy_tables.target
+    setup = drafts.setup(config.draft, config.transform)
+    drafter, target = setup.drafter, setup.target
+    advance, last_of = drafter.advance, drafter.last
+    plan, width, threshold = config.schedule, config.width, config.lookahead
     out = ()
-    last = ""
+    state = drafter.start
     while len(out) < k:
         room = config.max_tokens - len(out)
-        rng, raw, _ = draft_block(variant, draft, last, min(config.width, room), config.lookahead, rng)
-        rng, judged, outcome = verify_block(variant, target, draft, last, raw, room, rng)
-        out += committed(raw, judged, outcome)
-        last = TOKENS[out[-1]]
+        rng, raw, _, qs = draft_block(variant, drafter, state, min(width, room), threshold, rng)
+        rng, judged, outcome = verify_block(variant, target, last_of(state), raw, qs, room, rng)
+        new = committed(raw, judged, outcome)
+        out += new
+        state = advance(state, new)
+        if plan != "fixed":
+            width = next_width(plan, width, verdict(len(raw), sum(1 for a, _, _ in judged if a)))
     return out[:k]
 
 
-def sample_prefixes(draft, width, k, n, base_seed=0, variant="exact", max_tokens=MAX_TOKENS, lookahead=None):
+def sample_prefixes(draft, width, k, n, base_seed=0, variant="exact", max_tokens=MAX_TOKENS, lookahead=None,
+                    schedule="fixed", temperature=1, top_k=None, transform_at="both"):
     """Counts of the first ``k`` tokens over ``n`` runs: ``Counter({("A", "B"): 812, ...})``."""
-    config = Config(draft, width, base_seed, max_tokens, variant, lookahead)
+    config = Config(draft, width, base_seed, max_tokens, variant, lookahead, schedule, temperature, top_k,
+                    transform_at)
     _check_runs(n, k, max_tokens, base_seed)
     counts = Counter(speculative_prefix(config, k, prng.seed(base_seed + i)) for i in range(n))
     return Counter({tuple(TOKENS[x] for x in seq): c for seq, c in counts.items()})
@@ -63,24 +71,26 @@ def frequencies(counts):
     return {outcome: Fraction(n, runs) for outcome, n in counts.items()} if runs else {}
 
 
-def ordinary_prefix(k, rng):
-    """Ordinary decoding: one draw per token straight from the target's row."""
-    weights, den = toy_tables.target.weights, toy_tables.target.denominator
+def ordinary_prefix(k, rng, transform=NONE):
+    """Ordinary decoding: one draw per token straight from the target's row
+    (the transformed target's, when a transformation is given)."""
+    rows = drafts.setup("aligned", transform).reference
     out = ()
     last = ""
     for _ in range(k):
         rng, u = prng.step(rng)
-        x = pick(weights[last], den, u)
+        row = rows[last]
+        x = pick(row.weights, row.den, u)
         out += (x,)
         last = TOKENS[x]
     return out
 
 
-def sample_target(k, n, base_seed=0):
-    """The same ``n`` seeds through ordinary target-only decoding."""
+def sample_target(k, n, base_seed=0, transform=NONE):
+    """The same ``n`` seeds through ordinary target-only decoding (of the transformed target, if given)."""
     Config(seed=base_seed)
     _check_runs(n, k, MAX_TOKENS, base_seed)
-    counts = Counter(ordinary_prefix(k, prng.seed(base_seed + i)) for i in range(n))
+    counts = Counter(ordinary_prefix(k, prng.seed(base_seed + i), transform) for i in range(n))
     return Counter({tuple(TOKENS[x] for x in seq): c for seq, c in counts.items()})
 
 

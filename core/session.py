@@ -25,6 +25,7 @@ from toy_tables import TOKENS
 INDEX = {t: i for i, t in enumerate(TOKENS)}
 
 from . import prng
+from . import drafts, schedule
 from .rule import decompose
 from .block import committed, draft_block, verify_block
 from .config import Config
@@ -53,35 +54,34 @@ _WHY = {
 
 
 @lru_cache(maxsize=None)
-def _positions(variant_name, draft_name):
-    """Exact numbers for every proposal x after every last token, computed once
-    (tables are fixed): ``[last][x] -> (p, q, p(x)/q(x), acceptance probability)``."""
+def _numbers(variant_name, setup):
+    """A cache, per rule and setup, of the exact numbers for row pairs: ``{(p, q): (p, q, p(x)/q(x)
+    for each x, acceptance probability for each x)}`` (None where q(x) = 0). Rows are fixed objects
+    compared by identity, so each pair is computed once."""
+    return {}
+
+
+def _numbers_of(variant_name, cache, p, q):
     variant = VARIANTS[variant_name]
-    out = {}
-    for last, p in toy_tables.target.rows.items():
-        q = toy_tables.drafts[draft_name].rows[last]
-        out[last] = tuple((p, q, p[x] / q[x], variant.accept_probability(p, q, x)) if q[x] else None
-                          for x in range(len(TOKENS)))
-    return out
+    pf, qf = p.fracs, q.fracs
+    xs = range(len(TOKENS))
+    entry = (pf, qf, tuple(pf[x] / qf[x] if qf[x] else None for x in xs),
+             tuple(variant.accept_probability(pf, qf, x) if qf[x] else None for x in xs))
+    cache[p, q] = entry
+    return entry
 
 
-@lru_cache(maxsize=None)
-def _replacements(variant_name, draft_name):
-    """For each (last token, rejected proposal): p, q, the row the replacement is drawn from, and the
-    chance this position rejects at all, 1 - sum(min(p, q))."""
-    variant = VARIANTS[variant_name]
-    out = {}
-    for last, p in toy_tables.target.rows.items():
-        q = toy_tables.drafts[draft_name].rows[last]
-        rejection = 1 - sum(min(a, b) for a, b in zip(p, q))
-        for x in range(len(TOKENS)):
-            out[last, x] = (p, q, variant.replace_dist(p, q, x), rejection)
-    return out
+@lru_cache(maxsize=4096)
+def _replacement(variant_name, p, q, x):
+    """The row a replacement for rejected ``x`` is drawn from, and the chance this position
+    rejects at all, 1 - sum(min(p, q))."""
+    pf, qf = p.fracs, q.fracs
+    return VARIANTS[variant_name].replace_dist(pf, qf, x), 1 - sum(min(a, b) for a, b in zip(pf, qf))
 
 
-@lru_cache(maxsize=None)
-def _bonus_row(variant_name, last):
-    return VARIANTS[variant_name].bonus_dist(toy_tables.target.rows[last])
+@lru_cache(maxsize=256)
+def _bonus_row(variant_name, p):
+    return VARIANTS[variant_name].bonus_dist(p.fracs)
 
 
 def _key(prefix):
@@ -90,9 +90,20 @@ def _key(prefix):
 
 def position(draft, prefix=()):
     """p and q after ``prefix``, decomposed: what the inspector shows for a
-    position before (or without) a draw. The tables look only at the last token."""
+    position before (or without) a draw. The tables look only at the last token.
+
+    For ``lookup`` and ``heads``, ``prefix`` is the committed text and q is the
+    first proposal's (one-hot on the copy; head 1); None when lookup has
+    nothing to copy (the next block is an ordinary step)."""
     key = _key(tuple(prefix))
-    return decompose(toy_tables.target.rows[key], toy_tables.drafts[draft].rows[key])
+    if draft in toy_tables.drafts:
+        return decompose(toy_tables.target.rows[key], toy_tables.drafts[draft].rows[key])
+    q = drafts.next_q(draft, tuple(prefix))
+    return None if q is None else decompose(toy_tables.target.rows[key], q)
+
+
+def _setup(config):
+    return config.setup
 
 
 @dataclass(frozen=True)
@@ -147,22 +158,27 @@ class Session:
 
     def draft(self):
         self._require("draft")
-        rng, raw, stopped = self._draft_raw()
-        draft = toy_tables.drafts[self.config.draft]
+        width = self.width
+        rng, raw, stopped, qs = self._draft_raw(width)
         prefix = self.output
         proposals = []
-        for i, (x, k) in enumerate(raw):
-            q = draft.rows[_key(prefix)]
-            proposals.append(Proposal(i, prefix, TOKENS[x], q, q[x], k))
+        for i, ((x, k), q) in enumerate(zip(raw, qs)):
+            proposals.append(Proposal(i, prefix, TOKENS[x], q.fracs, q.fracs[x], k))
             prefix = prefix + (TOKENS[x],)
-        block = Block(len(self.blocks), self.output, tuple(proposals), stopped_early=stopped)
+        block = Block(len(self.blocks), self.output, tuple(proposals), stopped_early=stopped, width=width)
         return Session(self.config, rng, "verify", self.output, self.blocks, block)
 
     def verify(self):
         self._require("verify")
         block = self.pending
         raw = tuple((INDEX[x.token], x.draft_k) for x in block.proposals)
-        rng, block = self._verified(raw, block.stopped_early, self.rng)
+        setup = _setup(self.config)
+        state = drafts.state_of(setup.drafter, self.output)
+        last, qs = setup.drafter.last(state), []
+        for x, _ in raw:  # the rows drafting used: a function of the state and the proposals
+            qs.append(setup.drafter.row_at(state, len(qs), last))
+            last = TOKENS[x]
+        rng, block = self._verified(raw, tuple(qs), block.stopped_early, self.rng, block.width)
         return Session(self.config, rng, "commit", self.output, self.blocks, block)
 
     def commit(self):
@@ -171,32 +187,45 @@ class Session:
 
     # ---- the machinery behind them ------------------------------------------
 
-    def _draft_raw(self):
-        c = self.config
-        return draft_block(VARIANTS[c.variant], toy_tables.drafts[c.draft], _key(self.output),
-                           min(c.width, self.left), c.lookahead, self.rng)
+    @property
+    def width(self):
+        """The width the next block may use: the configured one, or the schedule's after the last block."""
+        if not self.blocks or self.config.schedule == "fixed":
+            return self.config.width
+        b = self.blocks[-1]
+        return schedule.next_width(self.config.schedule, b.width,
+                                   schedule.verdict(len(b.proposals), b.count("accepted")))
 
-    def _verified(self, raw, stopped, rng):
-        """Run the target pass on drafted ``raw`` proposals and build the verified block."""
+    def _draft_raw(self, width):
         c = self.config
+        drafter = c.setup.drafter
+        output = self.output
+        state = drafts.state_of(drafter, output) if drafter.copies else (output[-1] if output else "")
+        return draft_block(VARIANTS[c.variant], drafter, state, min(width, self.left), c.lookahead, self.rng)
+
+    def _verified(self, raw, qs, stopped, rng, width):
+        """Run the target pass on drafted ``raw`` proposals (from rows ``qs``) and build the verified block."""
+        c = self.config
+        target = c.setup.target
         output = self.output
         last = output[-1] if output else ""
-        rng, judged, outcome = verify_block(VARIANTS[c.variant], toy_tables.target, toy_tables.drafts[c.draft], last,
-                                            raw, c.max_tokens - len(output), rng)
-        positions = _positions(c.variant, c.draft)
+        rng, judged, outcome = verify_block(VARIANTS[c.variant], target, last, raw, qs,
+                                            c.max_tokens - len(output), rng)
         prefix = output
         proposals = []
         n_judged = len(judged)
-        for i, (x, draft_k) in enumerate(raw):
-            p, q, ratio, accept = positions[last][x]
+        numbers = _numbers(c.variant, c.setup)
+        for i, ((x, draft_k), q) in enumerate(zip(raw, qs)):
+            p = target[last]
+            pf, qf, ratio, accept = numbers.get((p, q)) or _numbers_of(c.variant, numbers, p, q)
             token = TOKENS[x]
             if i < n_judged:
                 accepted, k, y = judged[i]
-                proposals.append(Proposal(i, prefix, token, q, q[x], draft_k,
-                                          "accepted" if accepted else "rejected", p, p[x], ratio, accept, k,
-                                          None if y is None else TOKENS[y]))
+                proposals.append(Proposal(i, prefix, token, qf, qf[x], draft_k,
+                                          "accepted" if accepted else "rejected", pf, pf[x], ratio[x], accept[x],
+                                          k, None if y is None else TOKENS[y]))
             else:
-                proposals.append(Proposal(i, prefix, token, q, q[x], draft_k, "discarded", p, p[x], ratio))
+                proposals.append(Proposal(i, prefix, token, qf, qf[x], draft_k, "discarded", pf, pf[x], ratio[x]))
             prefix += (token,)
             last = token
         tokens = tuple([TOKENS[x] for x in committed(raw, judged, outcome)])
@@ -204,13 +233,15 @@ class Session:
         if outcome is not None:
             kind, at_last, token, k = outcome
             at = output + tokens[:-1]
+            p = target[at_last]
             if kind == "correction":
-                p, q, row, rejection = _replacements(c.variant, c.draft)[at_last, raw[n_judged - 1][0]]
-                correction = Correction(at, p, q, row, rejection, VARIANTS[c.variant].replace_source, k,
+                q = qs[n_judged - 1]
+                row, rejection = _replacement(c.variant, p, q, raw[n_judged - 1][0])
+                correction = Correction(at, p.fracs, q.fracs, row, rejection, VARIANTS[c.variant].replace_source, k,
                                         TOKENS[token])
             else:
-                bonus = Bonus(at, _bonus_row(c.variant, at_last), k, TOKENS[token])
-        block = Block(len(self.blocks), output, tuple(proposals), correction, bonus, tokens, stopped, True)
+                bonus = Bonus(at, _bonus_row(c.variant, p), k, TOKENS[token])
+        block = Block(len(self.blocks), output, tuple(proposals), correction, bonus, tokens, stopped, True, width)
         return rng, block
 
     def _commit(self, block, rng):
@@ -231,8 +262,9 @@ class Session:
         if self.phase == "draft":
             # Same draws and records as draft → verify → commit, without the
             # intermediate "proposed" records nobody will look at.
-            rng, raw, stopped = self._draft_raw()
-            rng, block = self._verified(raw, stopped, rng)
+            width = self.width
+            rng, raw, stopped, qs = self._draft_raw(width)
+            rng, block = self._verified(raw, qs, stopped, rng, width)
             return self._commit(block, rng)
         session = self.step()
         while session.phase in ("verify", "commit"):
@@ -256,7 +288,8 @@ class Session:
         return Trace(self.config, self.output, self.blocks, self.counters)
 
 
-def simulate(draft, width, seed, max_tokens=8, variant="exact", lookahead=None):
+def simulate(draft, width, seed, max_tokens=8, variant="exact", lookahead=None, schedule="fixed",
+             temperature=1, top_k=None, transform_at="both"):
     """Run one scenario to its output limit and return the finished ``Trace``."""
-    config = Config(draft, width, seed, max_tokens, variant, lookahead)
+    config = Config(draft, width, seed, max_tokens, variant, lookahead, schedule, temperature, top_k, transform_at)
     return Session.start(config).run_to_end().trace()

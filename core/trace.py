@@ -15,7 +15,8 @@ class Draw:
     """One draw of the PRNG, and what the trace used it for.
 
     ``use`` is "propose" (a draft token from q), "test" (accept or reject a
-    proposal), "correction" (from the residual) or "bonus" (from p);
+    proposal), "correction" (from the residual), "bonus" (from p) or
+    "ordinary" (from p, in a block with no proposal: an ordinary step);
     ``index`` is the proposal's position in its block (None otherwise).
     """
 
@@ -40,7 +41,7 @@ class Trace:
         for b in self.blocks:
             out += [Draw(x.u_draft, b.index, "propose", x.index, x.token) for x in b.proposals if x.draft_k is not None]
             out += [Draw(x.u, b.index, "test", x.index, x.token, x.status) for x in b.proposals if x.k is not None]
-            for use, extra in (("correction", b.correction), ("bonus", b.bonus)):
+            for use, extra in (("correction", b.correction), ("ordinary" if b.ordinary_step else "bonus", b.bonus)):
                 if extra is not None and extra.k is not None:
                     out.append(Draw(extra.u, b.index, use, None, extra.token))
         return tuple(out)
@@ -58,9 +59,13 @@ class Trace:
     def to_text(self):
         c = self.config
         lines = [f"draft={c.draft} width={c.width} seed={c.seed} max_tokens={c.max_tokens} variant={c.variant}"
-                 + ("" if c.lookahead is None else f" lookahead={c.lookahead}")]
+                 + ("" if c.lookahead is None else f" lookahead={c.lookahead}")
+                 + ("" if c.schedule == "fixed" else f" schedule={c.schedule}")
+                 + ("" if c.transform.identity else f" temperature={c.temperature} top_k={c.top_k} "
+                                                    f"transform_at={c.transform_at}")]
         for b in self.blocks:
-            lines.append(f"block {b.index + 1}  prefix [{' '.join(b.prefix)}]")
+            lines.append(f"block {b.index + 1}  prefix [{' '.join(b.prefix)}]"
+                         + ("" if c.schedule == "fixed" else f"  width {b.width}"))
             for x in b.proposals:
                 if x.status == "discarded":
                     lines.append(f"  {x.token}  q={display.dec(x.q_x)}  discarded (after a rejection)")
@@ -74,7 +79,10 @@ class Trace:
                 r = b.correction
                 lines.append(f"  correction {r.token} from {r.source} [{display.row(r.residual)}]"
                              + ("" if r.u is None else f" u={display.dec(r.u, 4)}"))
-            if b.bonus:
+            if b.ordinary_step:
+                lines.append(f"  nothing to propose: ordinary step, {b.bonus.token} from p [{display.row(b.bonus.p)}]"
+                             + ("" if b.bonus.u is None else f" u={display.dec(b.bonus.u, 4)}"))
+            elif b.bonus:
                 lines.append(f"  bonus {b.bonus.token} from p [{display.row(b.bonus.p)}]"
                              + ("" if b.bonus.u is None else f" u={display.dec(b.bonus.u, 4)}"))
             lines.append(f"  committed {' '.join(b.committed)}")
@@ -83,6 +91,7 @@ class Trace:
         lines.append(
             f"target passes {n.target_passes} (ordinary decoding: {n.ordinary_passes}), "
             f"accepted {n.accepted}, rejected {n.rejected}, discarded {n.discarded}, bonus {n.bonus}"
+            + (f", ordinary steps {n.ordinary_steps}" if n.ordinary_steps else "")
         )
         return "\n".join(lines)
 
@@ -100,6 +109,8 @@ class Trace:
             extra = "—"
             if b.correction:
                 extra = f"correction {b.correction.token}"
+            elif b.ordinary_step:
+                extra = f"ordinary step {b.bonus.token}"
             elif b.bonus:
                 extra = f"bonus {b.bonus.token}"
             lines.append(f"| {b.index + 1} | {' '.join(b.prefix) or '(empty)'} | {props} | {extra} | "

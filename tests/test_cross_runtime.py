@@ -4,9 +4,11 @@ The widget's Python runs in the reader's browser through Pyodide 0.29.3
 (Python 3.13, the runtime Panel 1.9.4 pins); the tests and the CLI run on
 CPython 3.11. A trace a student redoes by hand, or quotes from the course
 notes, must not depend on which one produced it. So the JSON trace of every
-draft x width 1-4 x seed 0-49 is compared byte for byte.
+draft (aligned, biased, lookup, heads) x width 1-4 x seed 0-49 is compared
+byte for byte, and for every draft 25 seeds under the heuristic schedule
+with a temperature and top-k, at the target and at the draft.
 
-All 400 traces come from one Pyodide boot under Node (the npm package in
+All 1,000 traces come from one Pyodide boot under Node (the npm package in
 sitebuild/npm/, no packages loaded, offline).
 """
 
@@ -20,16 +22,21 @@ from pyodide_runner import ROOT, run_in_pyodide
 
 pytestmark = pytest.mark.pyodide
 
-DRAFTS = ("aligned", "biased")
+DRAFTS = ("aligned", "biased", "lookup", "heads")
 WIDTHS = range(1, 5)
 SEEDS = range(50)
-CASES = [(draft, width, seed) for draft in DRAFTS for width in WIDTHS for seed in SEEDS]
+# (draft, width, seed, schedule, n for temperature 1/n, top-k, transform at)
+PLAIN = ("fixed", 1, None, "both")
+MIXED = (("heuristic", 2, 2, "target"), ("heuristic", 3, None, "draft"))
+CASES = ([(draft, width, seed) + PLAIN for draft in DRAFTS for width in WIDTHS for seed in SEEDS]
+         + [(draft, 2, seed) + mix for draft in DRAFTS for mix in MIXED for seed in range(25)])
 
 # Runs in Pyodide. Line 1: the runtime and which modules importing core added;
 # then one line per case: the trace's JSON string, itself JSON-quoted so that
 # whatever to_json() writes (newlines included) round-trips exactly.
 SCRIPT = f"""
 import json, sys
+from fractions import Fraction
 
 before = set(sys.modules)
 import core
@@ -42,8 +49,9 @@ print(json.dumps({{
     "added_modules": added,
     "stdlib_module_names": sorted(sys.stdlib_module_names),
 }}))
-for draft, width, seed in {CASES!r}:
-    print(json.dumps(core.simulate(draft, width, seed).to_json()))
+for draft, width, seed, schedule, n, top_k, at in {CASES!r}:
+    trace = core.simulate(draft, width, seed, 8, "exact", None, schedule, Fraction(1, n), top_k, at)
+    print(json.dumps(trace.to_json()))
 """
 
 
@@ -113,13 +121,15 @@ def test_core_imports_only_the_standard_library(pyodide_run):
 
 
 def test_traces_are_byte_identical_to_cpython(pyodide_run):
+    from fractions import Fraction
+
     import core
 
     _, pyodide_traces = pyodide_run
-    assert len(pyodide_traces) == len(CASES) == 400
+    assert len(pyodide_traces) == len(CASES) == 1000
     mismatches = []
-    for (draft, width, seed), theirs in zip(CASES, pyodide_traces):
-        ours = core.simulate(draft, width, seed).to_json()
+    for (draft, width, seed, schedule, n, top_k, at), theirs in zip(CASES, pyodide_traces):
+        ours = core.simulate(draft, width, seed, 8, "exact", None, schedule, Fraction(1, n), top_k, at).to_json()
         if ours != theirs:
             where = first_difference(json.loads(ours), json.loads(theirs)) or "same data, different bytes"
             mismatches.append(f"{draft} width={width} seed={seed}: {where}")

@@ -1,0 +1,249 @@
+"""Where proposals come from: the registry of drafts, and the rows they propose from.
+
+Four drafts, all verified by the same rule (``core.block``):
+
+* ``aligned`` and ``biased``: a small model's table, looked up by the last
+  token of the text so far (earlier proposals of the block included).
+* ``heads`` (Medusa-style heads, seed 003): proposal ``i`` (from 1) is drawn
+  from the target's own ``i``-step-ahead distribution given the committed
+  text, without seeing the block's earlier proposals: the committed row times
+  the target matrix to the power ``i - 1``. Head 1 is the target's own next
+  row, so it is always accepted (without a transformation); later heads
+  drift toward the target's long-run mix and are rejected more often.
+* ``lookup`` (prompt lookup / n-gram copying, seeds 002 and 003): the draft
+  copies the token that followed the most recent earlier occurrence of the
+  last token. Each later proposal of a block repeats the lookup on the text
+  with the earlier proposals appended, as if they were committed, so a block
+  copies along the matched occurrence and re-anchors whenever a more recent
+  match exists. The draft's whole state is then the last token and, for each
+  token, what followed its most recent occurrence: finite, which makes the
+  long-run payoff an exact Markov chain. With no earlier occurrence the draft
+  proposes nothing and the block is an ordinary target step. ``q`` is one-hot
+  on the copied token, so it is accepted with probability exactly ``p(x)``
+  and the residual is ``p`` with ``x`` removed, renormalised. A copy uses no
+  draw (see ``core.block``).
+
+A draft's *state* is what it looks at when a block starts: the last
+committed token for the tables and the heads, ``(last, successors)`` for
+lookup. ``ALL_DRAFTS`` lists every draft the engine runs; ``DRAFTS`` (in
+``core.config``) the table drafts the step-through app lists today.
+"""
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from math import lcm
+
+import toy_tables
+from toy_tables import TOKENS
+
+from .transform import NONE
+
+INDEX = {t: i for i, t in enumerate(TOKENS)}
+KEYS = ("",) + TOKENS
+MAX_HEADS = 8  # one head per proposal of the widest block (core.config.MAX_WIDTH)
+TABLE_DRAFTS = tuple(toy_tables.drafts)
+ALL_DRAFTS = TABLE_DRAFTS + ("lookup", "heads")
+
+SUMMARIES = {
+    "aligned": "a small model that equals the target: every proposal is accepted",
+    "biased": "a small model that over-proposes A, so the verifier corrects it",
+    "lookup": "copies what followed the last token's most recent earlier occurrence (q is one-hot)",
+    "heads": "Medusa-style heads: proposal i from the target's own i-step-ahead distribution",
+}
+
+
+class Row:
+    """One next-token row in both exact forms: Fractions ``fracs`` for records and
+    integers ``weights`` over ``den`` for sampling. Rows are built once and
+    compared by identity, so caches keyed by rows are cheap."""
+
+    __slots__ = ("fracs", "weights", "den", "hot")
+
+    def __init__(self, fracs):
+        self.fracs = tuple(Fraction(x) for x in fracs)
+        self.den = lcm(*(x.denominator for x in self.fracs))
+        self.weights = tuple(int(x * self.den) for x in self.fracs)
+        ones = [i for i, x in enumerate(self.fracs) if x == 1]
+        self.hot = ones[0] if ones else None  # the token of a one-hot row
+
+    def __repr__(self):
+        return f"Row({', '.join(map(str, self.fracs))})"
+
+
+def rows_of(fraction_rows, transform=NONE):
+    """``{key: Row}`` for a table's rows, transformed when ``transform`` says so."""
+    return {key: Row(transform.row(fraction_rows[key])) for key in KEYS}
+
+
+ONE_HOT = tuple(Row(tuple(int(i == x) for i in range(len(TOKENS)))) for x in range(len(TOKENS)))
+
+
+class TableDraft:
+    """A small model's table: the row after the last token of the text so far."""
+
+    copies = False
+
+    def __init__(self, name, rows):
+        self.name, self.rows = name, rows
+        self.table = rows  # rows keyed by the last token: block.draft_block reads them directly
+
+    start = ""
+
+    @staticmethod
+    def last(state):
+        return state
+
+    @staticmethod
+    def advance(state, tokens):
+        return TOKENS[tokens[-1]] if tokens else state
+
+    def row_at(self, state, i, cur):
+        return self.rows[cur]
+
+
+class HeadsDraft:
+    """Head ``i`` (from 0 here) proposes from row ``state`` of the target matrix to the power ``i + 1``."""
+
+    copies = False
+    table = None
+    name = "heads"
+    start = ""
+
+    def __init__(self, matrix_rows):
+        heads, current = [], {k: matrix_rows[k] for k in KEYS}
+        for _ in range(MAX_HEADS):
+            heads.append({k: Row(current[k]) for k in KEYS})
+            current = {k: tuple(sum(current[k][j] * matrix_rows[TOKENS[j]][t] for j in range(len(TOKENS)))
+                                for t in range(len(TOKENS))) for k in KEYS}
+        self.heads = tuple(heads)
+
+    @staticmethod
+    def last(state):
+        return state
+
+    @staticmethod
+    def advance(state, tokens):
+        return TOKENS[tokens[-1]] if tokens else state
+
+    def row_at(self, state, i, cur):
+        return self.heads[i][state]
+
+
+class LookupDraft:
+    """Copies from the text; the state is ``(last, successors)`` with
+    ``successors[t]`` the token index that followed token ``t``'s most recent
+    occurrence before the last position (None when there is none)."""
+
+    copies = True
+    table = None
+    name = "lookup"
+    start = ("", (None,) * len(TOKENS))
+
+    @staticmethod
+    def last(state):
+        return state[0]
+
+    @staticmethod
+    def advance(state, tokens):
+        last, successors = state
+        successors = list(successors)
+        for y in tokens:
+            if last:
+                successors[INDEX[last]] = y
+            last = TOKENS[y]
+        return last, tuple(successors)
+
+    @staticmethod
+    @lru_cache(maxsize=None)
+    def chain(state):
+        """The tokens a block copies from ``state``, as one-hot rows (at most ``MAX_HEADS``)."""
+        last, successors = state
+        successors = list(successors)
+        out = []
+        while len(out) < MAX_HEADS and last:
+            x = successors[INDEX[last]]
+            if x is None:
+                break
+            out.append(ONE_HOT[x])
+            successors[INDEX[last]] = x
+            last = TOKENS[x]
+        return tuple(out)
+
+    def row_at(self, state, i, cur):
+        rows = self.chain(state)
+        return rows[i] if i < len(rows) else None
+
+
+def state_of(drafter, output):
+    """The draft's state after the committed ``output`` (token strings)."""
+    if not output:
+        return drafter.start
+    if isinstance(drafter, LookupDraft):
+        return drafter.advance(drafter.start, tuple(INDEX[t] for t in output))
+    return output[-1]
+
+
+def next_q(draft, committed, proposals=(), transform=NONE):
+    """The draft row ``q`` (Fractions) the next proposal comes from, after the
+    ``committed`` text and the block's earlier ``proposals`` (token strings), or
+    None when the draft has nothing to propose (lookup with nothing to copy, or
+    past its last copy). What an inspector shows before a draw."""
+    drafter = setup(draft, transform).drafter
+    state = state_of(drafter, tuple(committed))
+    text = tuple(committed) + tuple(proposals)
+    row = drafter.row_at(state, len(proposals), text[-1] if text else "")
+    return None if row is None else row.fracs
+
+
+def after(drafter, state, seq):
+    """The draft's state after committing ``seq`` (token strings) from ``state``."""
+    if drafter.copies:
+        return drafter.advance(state, tuple(INDEX[t] for t in seq))
+    return seq[-1] if seq else state
+
+
+def lookup_match(text):
+    """Where the lookup draft copies from: the index of the most recent earlier
+    occurrence of ``text``'s last token, or None. It copies ``text[match + 1]``."""
+    text = tuple(text)
+    if not text:
+        return None
+    return next((j for j in range(len(text) - 2, -1, -1) if text[j] == text[-1]), None)
+
+
+@dataclass(frozen=True, eq=False)
+class Setup:
+    """Everything the block machinery needs for one draft and transformation.
+
+    ``target`` holds the rows verification uses (transformed when the
+    transformation applies to the target); ``reference`` the rows of the
+    target the user asked for (always transformed): the one ``exact``
+    compares the output with. Setups are built once (``setup`` is cached) and
+    compared by identity, so caches may be keyed by them.
+    """
+
+    draft: str
+    transform: object
+    target: dict
+    reference: dict
+    drafter: object
+
+
+@lru_cache(maxsize=None)
+def setup(draft, transform=NONE):
+    if draft not in ALL_DRAFTS:
+        raise ValueError(f"unknown draft {draft!r}; choose one of: {', '.join(ALL_DRAFTS)}")
+    raw = toy_tables.target.rows
+    reference = rows_of(raw, transform)
+    target = reference if transform.on_target else rows_of(raw)
+    draft_transform = transform if transform.on_draft else NONE
+    if draft == "lookup":
+        drafter = LookupDraft()
+    elif draft == "heads":
+        drafter = HeadsDraft({k: draft_transform.row(raw[k]) for k in KEYS})
+    elif draft == "aligned" and draft_transform == transform and transform.on_target:
+        drafter = TableDraft(draft, target)  # the very rows the target verifies with
+    else:
+        drafter = TableDraft(draft, rows_of(toy_tables.drafts[draft].rows, draft_transform))
+    return Setup(draft, transform, target, reference, drafter)
