@@ -1,21 +1,20 @@
 // The web worker that runs the app's Python in Pyodide, off the page's main thread.
 //
-// Written by build.py from web/worker.js. It follows the protocol of Panel's own
-// pyodide_worker.js template (messages "render", "patch", "idle", "rendered",
-// "location"), with three changes:
-//   - it installs exactly the packages in packages.json, by name from the Pyodide
-//     release and as wheels from this site, with no dependency resolution;
-//   - it reports its progress ("progress" with stage runtime / packages / app) and
-//     any failure ("failed" with the stage) so the page can say so in plain words;
-//   - the app's code runs in its own namespace, with the page's URL already in
-//     pn.state.location (as under `panel serve`), and Panel's protocol snippets in
-//     another, so an app global can never clash with them.
+// Written by build.py from web/worker.js. The Python it runs is one module of our
+// wheel, app/worker_protocol.py; this file only downloads, reports and relays:
+//   - downloads start at once and in parallel: Pyodide's runtime and every package
+//     in packages.json, so installing starts as soon as Python is up (Pyodide's own
+//     fetch of each package is then answered from the HTTP cache);
+//   - it reports its progress ("progress" with stage runtime / runtime-start /
+//     runtime-ready / packages / app) and any failure ("failed" with the stage),
+//     so the page says what is happening in plain words;
+//   - messages with the page follow Panel's pyodide worker ("render", "patch",
+//     "idle" out; "init", "rendered", "patch", "location" in).
 "use strict";
 
 const CONFIG = @@CONFIG@@;
 
-let pyodide = null;
-let protocol = null; // Python namespace for the protocol snippets
+let protocol = null; // the Python module app.worker_protocol
 let resolveInit;
 const initMessage = new Promise((resolve) => { resolveInit = resolve; });
 
@@ -32,38 +31,74 @@ function failed(stage, error) {
   post({ type: "failed", stage, detail: lines[lines.length - 1].slice(0, 300), resources: resources() });
 }
 
+const here = (path) => new URL(path, self.location.href).href;
+const indexURL = here(CONFIG.pyodideIndexURL);
+
+// Read a file to the end, so the HTTP cache holds it when Pyodide asks again.
+async function download(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  await response.arrayBuffer();
+  return url;
+}
+
+// "runtime-start" once Pyodide's WebAssembly is downloaded: Python is compiling and
+// starting. Seen in the worker's resource timing, so the file is fetched only once (a
+// second fetch of 8.6 MB is not always answered from the HTTP cache). Returns a function
+// that posts the stage if it has not been posted yet.
+function watchRuntimeDownload() {
+  let posted = false;
+  const post = () => {
+    if (!posted) {
+      posted = true;
+      progress("runtime-start");
+    }
+  };
+  try {
+    const observer = new PerformanceObserver((list) => {
+      if (list.getEntries().some((entry) => entry.name.endsWith("/pyodide.asm.wasm"))) {
+        observer.disconnect();
+        post();
+      }
+    });
+    observer.observe({ type: "resource", buffered: true });
+  } catch (error) {
+    // No resource timing here: the stage is posted when Python is up.
+  }
+  return post;
+}
+
 function sendPatch(patch, buffers) {
   post({ type: "patch", patch, buffers });
 }
 
-async function fetchPackageList() {
-  const response = await fetch(CONFIG.packagesList, { cache: "no-cache" });
-  if (!response.ok) throw new Error(`${CONFIG.packagesList}: HTTP ${response.status}`);
-  return response.json();
-}
-
 async function start() {
-  const listPromise = fetchPackageList();
-  listPromise.catch(() => {}); // reported in the packages stage
-
   progress("runtime");
+  const packages = CONFIG.packages;
+  const fromPyodide = packages.from_pyodide.map((p) => download(indexURL + p.file_name));
+  const wheels = packages.wheels.map((w) => download(here(w.file)));
+  const downloads = Promise.all([...fromPyodide, ...wheels]);
+  downloads.catch(() => {}); // reported in the packages stage
+
+  let pyodide;
+  const runtimeStarting = watchRuntimeDownload();
   try {
     importScripts(CONFIG.pyodideURL);
-    pyodide = await loadPyodide({ indexURL: new URL(CONFIG.pyodideIndexURL, self.location.href).href });
+    pyodide = await loadPyodide({ indexURL });
   } catch (error) {
     failed("runtime", error);
     return;
   }
+  runtimeStarting();
   progress("runtime-ready");
 
-  let list;
   try {
-    list = await listPromise;
-    const names = list.from_pyodide.map((p) => p.name);
-    const wheels = list.wheels.map((w) => new URL(w.file, self.location.href).href);
-    progress("packages", `${names.length + wheels.length} packages`);
+    const names = packages.from_pyodide.map((p) => p.name);
+    const urls = packages.wheels.map((w) => here(w.file));
+    progress("packages", `${names.length + urls.length} packages`);
+    await downloads;
     const problems = [];
-    await pyodide.loadPackage([...names, ...wheels], {
+    await pyodide.loadPackage([...names, ...urls], {
       messageCallback: () => {},
       errorCallback: (message) => problems.push(message),
     });
@@ -73,22 +108,9 @@ async function start() {
       const failedNames = problems.map((m) => (m.match(/while loading ([^:]+):/) || [])[1]).filter(Boolean);
       throw new Error(failedNames.length ? `could not download ${failedNames.join(", ")}` : problems.join("; "));
     }
-    // Every listed distribution must now be installed at the listed version.
-    const wanted = [...list.from_pyodide, ...list.wheels].map((p) => [p.name, p.version]);
-    pyodide.globals.set("specstep_wanted", pyodide.toPy(wanted));
-    const missing = pyodide.runPython(`
-import importlib.metadata as _md
-_missing = []
-for _name, _version in specstep_wanted:
-    try:
-        _have = _md.version(_name)
-    except _md.PackageNotFoundError:
-        _have = None
-    if _have != _version:
-        _missing.append(f"{_name} {_version} (found {_have})")
-del specstep_wanted
-", ".join(_missing)
-`);
+    protocol = pyodide.pyimport("app.worker_protocol");
+    const wanted = [...packages.from_pyodide, ...packages.wheels].map((p) => [p.name, p.version]);
+    const missing = protocol.missing_packages(pyodide.toPy(wanted));
     if (missing) throw new Error(`not installed: ${missing}`);
   } catch (error) {
     failed("packages", error);
@@ -98,31 +120,7 @@ del specstep_wanted
   progress("app");
   try {
     const init = await initMessage;
-    const dict = pyodide.globals.get("dict");
-    protocol = dict();
-    protocol.set("sendPatch", sendPatch);
-    const app = dict();
-    app.set("__name__", "__main__");
-    dict.destroy();
-    protocol.set("specstep_cdn_root", new URL(CONFIG.panelCdnRoot, self.location.href).href);
-    protocol.set("specstep_location", init.location);
-    // Panel's JS/CSS URLs in the documents it renders point at this site (read at import).
-    await pyodide.runPythonAsync(`
-import os
-os.environ["PANEL_CDN_ROOT"] = specstep_cdn_root
-`, { globals: protocol });
-    await pyodide.runPythonAsync(CONFIG.code.pre, { globals: app });
-    await pyodide.runPythonAsync(`
-import json
-from panel.io.state import state
-from panel.util import edit_readonly
-if state.location is not None:
-    _data = json.loads(specstep_location)
-    with edit_readonly(state.location):
-        state.location.param.update({k: v for k, v in _data.items() if k in state.location.param})
-`, { globals: protocol });
-    const result = await pyodide.runPythonAsync(CONFIG.code.source + "\n" + CONFIG.code.post,
-      { globals: app, filename: CONFIG.entry });
+    const result = await protocol.start(init.location, here(CONFIG.panelCdnRoot));
     const [docsJson, renderItems, rootIds] = result.toJs();
     result.destroy();
     post({ type: "render", docs_json: docsJson, render_items: renderItems, root_ids: rootIds,
@@ -132,43 +130,25 @@ if state.location is not None:
   }
 }
 
-async function runProtocol(code) {
+function call(name, ...args) {
   try {
-    await pyodide.runPythonAsync(code, { globals: protocol });
+    protocol[name](...args);
   } catch (error) {
     console.error("[specstep worker]", error);
   }
 }
 
-self.onmessage = async (event) => {
+self.onmessage = (event) => {
   const message = event.data;
   if (message.type === "init") {
     resolveInit(message);
   } else if (message.type === "rendered") {
-    await runProtocol(`
-from panel.io.state import state
-from panel.io.pyodide import _link_docs_worker
-_link_docs_worker(state.curdoc, sendPatch, setter="js")
-`);
+    call("link", sendPatch);
   } else if (message.type === "patch") {
-    protocol.set("patch", message.patch);
-    await runProtocol(`
-from panel.io.state import state
-from panel.io.pyodide import _convert_json_patch
-state.curdoc.apply_json_patch(_convert_json_patch(patch), setter="js")
-`);
+    call("apply_patch", message.patch);
     post({ type: "idle" });
   } else if (message.type === "location") {
-    protocol.set("location", message.location);
-    await runProtocol(`
-import json
-from panel.io.state import state
-from panel.util import edit_readonly
-if state.location:
-    _data = json.loads(location)
-    with edit_readonly(state.location):
-        state.location.param.update({k: v for k, v in _data.items() if k in state.location.param})
-`);
+    call("set_location", message.location);
   }
 };
 

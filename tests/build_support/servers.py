@@ -1,10 +1,10 @@
-"""Local HTTP servers for the build tests: the built site, and a stand-in for the Pyodide CDN.
+"""Local HTTP servers for the build tests: the built site, and a local Pyodide in place of its CDN.
 
 Both listen on 127.0.0.1 only, on a free port, in a daemon thread, and record
-every path requested. The stand-in CDN serves the npm package pyodide@0.29.3
-(the core runtime and its lock file, no compiled packages) with CORS, as the
-real CDN does; ``mode`` switches it between serving, answering 503, and
-hanging (accepting connections but never answering, like a blocked network).
+every path requested. The local Pyodide (``local_pyodide.py``) is served with
+CORS and long-lived cache headers, as Pyodide's CDN does; ``mode`` switches a
+server between serving, answering 503, and hanging (accepting connections but
+never answering, like a blocked network).
 """
 
 from __future__ import annotations
@@ -29,16 +29,18 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     def end_headers(self):
         if self.server.cors:
             self.send_header("Access-Control-Allow-Origin", "*")
+        if self.server.cache_control:
+            self.send_header("Cache-Control", self.server.cache_control)
         super().end_headers()
 
     def do_GET(self):
         self.server.requests.append(unquote(urlsplit(self.path).path))
         mode = self.server.mode
         if mode == "hang":
-            # Hold the connection open without an answer, until the server stops.
-            while not self.server.stopping.wait(0.2):
-                pass
-            return
+            # Hold the connection open without an answer, until the mode changes or the server stops.
+            while self.server.mode == "hang":
+                if self.server.stopping.wait(0.2):
+                    return
         if mode == "fail":
             self.send_error(503, "Service unavailable (test)")
             return
@@ -56,12 +58,16 @@ class _Server(http.server.ThreadingHTTPServer):
 
 
 class LocalServer:
-    """Serves ``folder`` at http://127.0.0.1:PORT/ until ``stop()``."""
+    """Serves ``folder`` at http://127.0.0.1:PORT/ until ``stop()``.
 
-    def __init__(self, folder: Path, cors: bool = False, mode: str = "serve"):
+    ``cache_control``: a Cache-Control header for every answer (None: none, as a plain
+    static server sends; the browser then caches by heuristics)."""
+
+    def __init__(self, folder: Path, cors: bool = False, mode: str = "serve", cache_control: str | None = None):
         handler = functools.partial(_Handler, directory=str(folder))
         self.httpd = _Server(("127.0.0.1", 0), handler)
         self.httpd.cors = cors
+        self.httpd.cache_control = cache_control
         self.httpd.mode = mode
         self.httpd.requests = []
         self.httpd.stopping = threading.Event()

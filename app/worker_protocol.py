@@ -1,0 +1,166 @@
+"""How the page's web worker runs the app: the one copy of that Python.
+
+``web/worker.js`` imports this module (it is in our wheel) and makes one-line
+calls into it; the build's import probe (``sitebuild/probe.py``) and the tests
+run the same functions. In the worker, in order:
+
+1. ``missing_packages(wanted)``: after installing, which listed packages are not there;
+2. ``await start(location_json, cdn_root)``: a fresh Bokeh document with the page's
+   URL already in ``pn.state.location`` (as under ``panel serve``), the app module run
+   as ``__main__``, and the rendered document as JSON for the page;
+3. ``link(send_patch)``: once the page has rendered it, changes in Python go to the page;
+4. ``apply_patch(patch)``: a change the reader made (a click) comes back into Python;
+5. ``set_location(location_json)``: the page's URL, again after it rendered.
+
+It mirrors ``panel convert``'s own worker (``panel.io.convert.PRE``/``POST`` and
+``panel/_templates/pyodide_worker.js``) with two changes: the app runs in a module
+namespace of its own, so an app global can never clash with the protocol's names;
+and the changes of one callback go to the page as one patch message, not one per
+Bokeh event (Panel's ``_link_docs_worker`` sends each event alone: 20 to 40
+messages per click, each one re-rendered by the page).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import importlib.metadata
+import json
+import os
+import runpy
+
+# The setter id of changes that came from the page: they are not sent back.
+FROM_PAGE = "js"
+ENTRY = "app.main"
+
+
+def missing_packages(wanted) -> str:
+    """Which of ``wanted`` ((name, version) pairs) are not installed at that version, as one line."""
+    missing = []
+    for name, version in wanted:
+        try:
+            have = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            have = None
+        if have != version:
+            missing.append(f"{name} {version} (found {have})")
+    return ", ".join(missing)
+
+
+def set_location(location_json: str) -> None:
+    """Copy the page's ``window.location`` (as ``JSON.stringify`` gives it) into ``pn.state.location``."""
+    from panel.io.state import state
+    from panel.util import edit_readonly
+
+    if state.location is None:
+        return
+    data = json.loads(location_json)
+    with edit_readonly(state.location):
+        state.location.param.update({k: v for k, v in data.items() if k in state.location.param})
+
+
+async def start(location_json: str, cdn_root: str | None = None, entry: str = ENTRY) -> tuple[str, str, str]:
+    """Run the app in a fresh document; return (docs_json, render_items, root_ids) for the page.
+
+    ``cdn_root`` is where the page serves Panel's JS/CSS (Panel reads it at import).
+    """
+    if cdn_root:
+        os.environ["PANEL_CDN_ROOT"] = cdn_root
+    from panel.io.pyodide import init_doc, write_doc
+
+    init_doc()
+    set_location(location_json)
+    runpy.run_module(entry, run_name="__main__")
+    return await write_doc()
+
+
+def link(send_patch) -> None:
+    """Send the document's changes to the page: ``send_patch(patch, buffers)``, one call per batch.
+
+    Events that arrive together (one callback, one held block) are gathered and
+    sent once the running code yields, or at the end of ``apply_patch``.
+    """
+    from panel.io.state import state
+
+    doc = state.curdoc
+    pending = []
+
+    def flush():
+        if pending:
+            events = pending[:]
+            pending.clear()
+            patch, buffers = _panel_worker_api().encode(doc, events)
+            send_patch(patch, buffers)
+
+    def on_change(event):
+        if getattr(event, "setter", None) == FROM_PAGE:
+            return
+        pending.append(event)
+        if len(pending) == 1:
+            asyncio.get_event_loop().call_soon(flush)
+
+    global _flush
+    _flush = flush
+    doc.on_change(on_change)
+    _panel_worker_api().ready(doc)
+
+
+_flush = None
+
+
+def apply_patch(patch) -> None:
+    """Apply a change from the page (a JS patch object), then send what it changed at once."""
+    from panel.io.state import state
+
+    api = _panel_worker_api()
+    state.curdoc.apply_json_patch(api.decode(patch), setter=FROM_PAGE)
+    if _flush is not None:
+        _flush()
+
+
+class _PanelWorkerApi:
+    """What this protocol needs from ``panel.io.pyodide`` beyond its public functions.
+
+    Panel has no public API for a worker that links a document by hand: its own
+    worker calls the private ``_link_docs_worker`` and ``_convert_json_patch``. We
+    need the same pieces (to batch events), so they are read here and only here;
+    ``_panel_worker_api()`` fails with a clear message when a Panel upgrade moves them.
+    """
+
+    NEEDED = ("_process_document_events", "_dict_converter", "_convert_json_patch", "_link_docs_worker")
+
+    def __init__(self):
+        import panel
+        from panel.io import pyodide as panel_pyodide
+
+        absent = [name for name in self.NEEDED if not hasattr(panel_pyodide, name)]
+        if absent:
+            raise RuntimeError(f"panel {panel.__version__} has no panel.io.pyodide.{', '.join(absent)}: "
+                               "app/worker_protocol.py needs updating for this Panel")
+        self.module = panel_pyodide
+
+    def encode(self, doc, events):
+        """A JS patch object and a JS Map of buffers for these Bokeh events (as _link_docs_worker makes)."""
+        import js
+        import pyodide.ffi
+
+        patch, buffers = self.module._process_document_events(doc, events)
+        patch = pyodide.ffi.to_js(patch, dict_converter=self.module._dict_converter)
+        return patch, js.Map.new(js.Object.entries(pyodide.ffi.to_js(buffers)))
+
+    def decode(self, patch):
+        return self.module._convert_json_patch(patch)
+
+    def ready(self, doc):
+        """What _link_docs_worker does after subscribing: release the held document, fire document_ready."""
+        from bokeh.events import DocumentReady
+        from panel.io.state import state
+
+        doc.unhold()
+        doc.on_event("document_ready", functools.partial(state._schedule_on_load, doc))
+        doc.callbacks.trigger_event(DocumentReady())
+
+
+@functools.cache
+def _panel_worker_api() -> _PanelWorkerApi:
+    return _PanelWorkerApi()

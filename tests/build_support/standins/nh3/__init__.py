@@ -1,2 +1,0 @@
-def clean(html, **kwargs):
-    return html

@@ -1,2 +1,0 @@
-def patch_all():
-    pass
