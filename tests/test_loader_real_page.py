@@ -20,14 +20,19 @@ pytestmark = pytest.mark.browser
 EXAMPLE = "?draft=biased&width=3&seed=1"
 
 # From before the loader runs until the page is ready: every status text in order, and
-# every moment at which a pre-rendered root was on screen while the placeholder still was.
+# every frame in which a pre-rendered root was on screen while the placeholder still was.
 MONITOR_JS = """
 window.specstepWatch = { statuses: [], shownEarly: 0, placeholderSeen: false };
-(function watch() {
+// Every status text, however briefly it stood (each worker message is a task of its own).
+new MutationObserver(() => {
   const w = window.specstepWatch;
   const status = document.querySelector("#specstep-status .specstep-status-text");
   const text = status ? status.textContent : "";
   if (text && w.statuses[w.statuses.length - 1] !== text) w.statuses.push(text);
+}).observe(document, { subtree: true, childList: true, characterData: true });
+// Every frame until ready: was a pre-rendered root painted while the placeholder was due?
+(function watch() {
+  const w = window.specstepWatch;
   const placeholder = document.querySelector(".specstep-placeholder");
   if (placeholder) w.placeholderSeen = true;
   if (placeholder || !w.placeholderSeen) {
@@ -122,6 +127,7 @@ def test_the_steps_come_in_order_as_python_downloads_starts_and_builds(chromium,
         marks = visit.marks()
         for stage in ("start", "runtime", "runtime-start", "runtime-ready", "packages", "app", "ready"):
             assert f"specstep:{stage}" in marks, (stage, marks)
+        assert marks["specstep:runtime"] <= marks["specstep:runtime-start"] <= marks["specstep:runtime-ready"]
         assert visit.page.evaluate("document.body.dataset.specstep") == "ready"
     finally:
         visit.close()

@@ -7,8 +7,9 @@ Two builds of the site, v1 and v2, differ as a redeploy does: v2 has another
 packages.json), and every build's index.html has its own document ids. The site is
 served by ``SiteHost`` on 127.0.0.1 with the cache headers under test: ``no-cache``
 (revalidate every time) and ``max-age=600`` (GitHub Pages), where the browser's HTTP
-cache answers without asking the server. Pyodide (npm core + the real compiled
-packages, ``local_pyodide``) comes from a second host, with the CDN's immutable headers.
+cache answers without asking the server. v1 is the session's shared build
+(``real_site``); Pyodide (npm core + the real compiled packages) comes from its
+server, with the CDN's immutable headers.
 
 A reader visits v1 until the widget is up and the cache is filled, v2 is published,
 the reader comes back: the page runs v1 complete, says that a new version is ready,
@@ -31,7 +32,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from build_support.local_pyodide import local_pyodide_unavailable, make_local_pyodide
+from build_support.real_site import real_site
 from build_support.site_host import SiteHost
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,24 +46,15 @@ HEADERS = ["no-cache", "max-age=600"]
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
-def missing(reason: str):
-    import os
-    if os.environ.get("SPECSTEP_FULL_SETUP") and "absent" not in reason:
-        pytest.fail(reason)
-    pytest.skip(reason)
-
-
 @pytest.fixture(scope="module")
-def pyodide_host(tmp_path_factory):
-    reason = local_pyodide_unavailable()
-    if reason:
-        missing(reason)
-    folder = make_local_pyodide(tmp_path_factory.mktemp("pyodide"))
+def shared():
+    """The session's real site (v1 here) and its local Pyodide server."""
+    site = real_site()  # skips, with its reason, where no real Pyodide can be had
     # The same release under a second folder: v2 "moves" Pyodide, so its worker.js differs.
-    (folder / "pyodide2").symlink_to(folder / "pyodide", target_is_directory=True)
-    host = SiteHost(folder, cache_control="public, max-age=31536000, immutable", cors=True)
-    yield host
-    host.stop()
+    second = Path(site.pyodide.folder) / "pyodide2"
+    if not second.exists():
+        second.symlink_to(Path(site.pyodide.folder) / "pyodide", target_is_directory=True)
+    return site
 
 
 class Build:
@@ -81,10 +73,10 @@ def build(out: Path, *args) -> Build:
 
 
 @pytest.fixture(scope="module")
-def builds(tmp_path_factory, pyodide_host) -> dict[str, Build]:
-    folder = tmp_path_factory.mktemp("builds")
-    v1 = build(folder / "v1", "--pyodide-url", pyodide_host.url + "pyodide/")
-    v2 = build(folder / "v2", "--pyodide-url", pyodide_host.url + "pyodide2/", "--load-timeout", "45")
+def builds(tmp_path_factory, shared) -> dict[str, Build]:
+    v1 = Build(shared.out)
+    v2 = build(tmp_path_factory.mktemp("builds") / "v2", "--pyodide-url", shared.pyodide.url + "pyodide2/",
+               "--load-timeout", "45")
     differ = {p for p in v1.files if v1.files[p] != v2.files.get(p)}
     # The redeploy is visible in the files the page runs, not only in the service worker.
     assert {"index.html", "loader.js", "worker.js"} <= differ, differ
@@ -208,7 +200,7 @@ def wait_cache_complete(reader: Reader, build: Build, runtime_folder: str | None
 
 
 @pytest.mark.parametrize("cache_control", HEADERS)
-def test_a_returning_reader_gets_one_build_complete_never_a_mix(playwright, builds, pyodide_host, tmp_path,
+def test_a_returning_reader_gets_one_build_complete_never_a_mix(playwright, builds, shared, tmp_path,
                                                                  cache_control):
     v1, v2 = builds["v1"], builds["v2"]
     site = SiteHost(v1.out, cache_control=cache_control, link=tmp_path / "site")
@@ -238,8 +230,8 @@ def test_a_returning_reader_gets_one_build_complete_never_a_mix(playwright, buil
         reader.page.screenshot(path=str(SCREENSHOTS / "loader_new_version_notice.png"))
 
         # Reload from the note: v2 complete, and v1's cache is gone.
-        reader.page.get_by_role("button", name="Reload to use the new version").click()
-        reader.page.wait_for_load_state()
+        with reader.page.expect_navigation(timeout=30_000):
+            reader.page.get_by_role("button", name="Reload to use the new version").click()
         wait_ready(reader.page)
         ran = reader.builds_run()
         assert set().union(*ran.values()) == {"v2"}, ran
@@ -248,7 +240,7 @@ def test_a_returning_reader_gets_one_build_complete_never_a_mix(playwright, buil
 
         # Offline: a reload and a browser restart still start the widget, from v2's cache.
         site.stop()
-        pyodide_host.stop()
+        shared.pyodide.set_mode("fail")
         reader.page.reload()
         wait_ready(reader.page)
         reader.restart()
@@ -262,5 +254,4 @@ def test_a_returning_reader_gets_one_build_complete_never_a_mix(playwright, buil
         reader.close()
         if site.thread.is_alive():
             site.stop()
-        if not pyodide_host.thread.is_alive():
-            pyodide_host.start()
+        shared.pyodide.set_mode("serve")
