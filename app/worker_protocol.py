@@ -74,48 +74,52 @@ async def start(location_json: str, cdn_root: str | None = None, entry: str = EN
     return await write_doc()
 
 
+class _Link:
+    """The page's end of the document: Bokeh events gathered, then sent as one patch."""
+
+    def __init__(self, doc, send_patch):
+        self.doc = doc
+        self.send_patch = send_patch
+        self.pending = []
+
+    def on_change(self, event):
+        if getattr(event, "setter", None) == FROM_PAGE:
+            return  # the page made this change: it has it already
+        self.pending.append(event)
+        if len(self.pending) == 1:
+            asyncio.get_event_loop().call_soon(self.flush)
+
+    def flush(self):
+        if self.pending:
+            events = self.pending[:]
+            self.pending.clear()
+            self.send_patch(*_panel_worker_api().encode(self.doc, events))
+
+
+_link: _Link | None = None
+
+
 def link(send_patch) -> None:
     """Send the document's changes to the page: ``send_patch(patch, buffers)``, one call per batch.
 
     Events that arrive together (one callback, one held block) are gathered and
     sent once the running code yields, or at the end of ``apply_patch``.
     """
+    global _link
     from panel.io.state import state
 
-    doc = state.curdoc
-    pending = []
-
-    def flush():
-        if pending:
-            events = pending[:]
-            pending.clear()
-            patch, buffers = _panel_worker_api().encode(doc, events)
-            send_patch(patch, buffers)
-
-    def on_change(event):
-        if getattr(event, "setter", None) == FROM_PAGE:
-            return
-        pending.append(event)
-        if len(pending) == 1:
-            asyncio.get_event_loop().call_soon(flush)
-
-    global _flush
-    _flush = flush
-    doc.on_change(on_change)
-    _panel_worker_api().ready(doc)
-
-
-_flush = None
+    _link = _Link(state.curdoc, send_patch)
+    state.curdoc.on_change(_link.on_change)
+    _panel_worker_api().ready(state.curdoc)
 
 
 def apply_patch(patch) -> None:
     """Apply a change from the page (a JS patch object), then send what it changed at once."""
     from panel.io.state import state
 
-    api = _panel_worker_api()
-    state.curdoc.apply_json_patch(api.decode(patch), setter=FROM_PAGE)
-    if _flush is not None:
-        _flush()
+    state.curdoc.apply_json_patch(_panel_worker_api().decode(patch), setter=FROM_PAGE)
+    if _link is not None:
+        _link.flush()
 
 
 class _PanelWorkerApi:
@@ -127,15 +131,17 @@ class _PanelWorkerApi:
     ``_panel_worker_api()`` fails with a clear message when a Panel upgrade moves them.
     """
 
-    NEEDED = ("_process_document_events", "_dict_converter", "_convert_json_patch", "_link_docs_worker")
+    NEEDED = ("_process_document_events", "_dict_converter", "_convert_json_patch")
 
     def __init__(self):
         import panel
         from panel.io import pyodide as panel_pyodide
+        from panel.io.state import state
 
-        absent = [name for name in self.NEEDED if not hasattr(panel_pyodide, name)]
+        absent = [f"panel.io.pyodide.{name}" for name in self.NEEDED if not hasattr(panel_pyodide, name)]
+        absent += [] if hasattr(state, "_schedule_on_load") else ["pn.state._schedule_on_load"]
         if absent:
-            raise RuntimeError(f"panel {panel.__version__} has no panel.io.pyodide.{', '.join(absent)}: "
+            raise RuntimeError(f"panel {panel.__version__} has no {', '.join(absent)}: "
                                "app/worker_protocol.py needs updating for this Panel")
         self.module = panel_pyodide
 

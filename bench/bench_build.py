@@ -1,314 +1,240 @@
-"""Benchmark of build.py's page: what a first visit downloads, and how fast the page shows and starts.
+"""Benchmark of the built page in real Pyodide, offline, against the commit before this work.
 
-    .venv/bin/python bench/bench_build.py [--loads 5]
+    .venv/bin/python bench/bench_build.py [--loads 3] [--clicks 20] [--baseline COMMIT | --no-baseline]
 
-Prints figures; never fails on time. Offline: the page is served on
-127.0.0.1 and its Pyodide URL points at a local stand-in for the CDN
-(tests/build_support/fake_cdn.py: the real Pyodide 0.29.3 runtime, small
-stand-ins for numpy, PyYAML, MarkupSafe, nh3, pyodide-http). So:
+Prints figures; never fails on time. Both pages are built the same way
+(``tests/build_support/real_site.py``): ``--pyodide-url`` pointing at a local
+Pyodide 0.29.3 with the real compiled packages (npm core + ``../shared/pyodide-packages``),
+served on 127.0.0.1 with the CDN's cache headers; the page is served on
+127.0.0.1 as well, and Chromium resolves no other host. The baseline (default
+8672584, main before the plumbing work) is built from a temporary
+``git worktree`` of that commit.
 
-- Download sizes: our files are measured; Pyodide's core files are the npm
-  package's; the compiled packages the page fetches from the CDN are counted
-  at the sizes measured in DESIGN.md (not the stand-ins'). The plain
-  ``panel convert`` page is estimated the same way from what its worker asks
-  micropip for (Panel's CDN wheels, and everything their metadata pulls in),
-  beside the 52 MB DESIGN.md measured when replaying it.
-- Times: the pre-rendered widget (median of cold loads, empty cache), and
-  the start-up stages the page marks (specstep:<stage>) with the stand-ins,
-  which is real except numpy's own download (~3.4 MB) and import (~0.3 s).
-- CPython import times of the app's modules (``-X importtime``), the proxy
-  for the import phase in the browser.
+For each page:
+- the loader's marks ``specstep:<stage>`` (median of cold loads, each in a fresh
+  browser context: empty cache, no service worker), and interactive − runtime-ready;
+- one click of Next step (median of ``--clicks``; Reset when the trace has ended, not
+  counted): the worker's "patch" messages, the Python time (each patch the page posts
+  until the worker's "idle" for it) and the time from the click's first patch to its
+  last patch message;
+- what a first visit downloads, by file, from the servers' own logs (a file fetched
+  twice counts twice; the service worker's precache included), and index.html's size.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.metadata
-import io
-import json
-import re
+import atexit
+import os
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
-import zipfile
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
-from build_support.fake_cdn import CORE_FILES, PYODIDE_NPM, make_fake_cdn  # noqa: E402
-from build_support.servers import LocalServer  # noqa: E402
+from build_support.browser import Visit, click_and_measure, launch  # noqa: E402
+from build_support.local_pyodide import local_pyodide_unavailable  # noqa: E402
+from build_support.real_site import real_site  # noqa: E402
+from build_support.servers import LocalServer, wait_until  # noqa: E402
+from sitebuild.npm_pyodide import NPM_DIR  # noqa: E402
 
-MB = 1e6
-# Wheels on the Pyodide CDN, as measured in DESIGN.md (MB); the middle of a range.
-CDN_PACKAGE_MB = {"numpy": 3.35, "pyyaml": 0.12, "markupsafe": 0.01, "nh3": 0.44, "contourpy": 0.145,
-                  "pillow": 1.3, "pyodide-http": 0.01, "micropip": 0.11}
-PANDAS_MB_AT_LEAST = 4.0  # DESIGN.md: "well over 4 MB"
-PYPI_MB = {"panel": 30.3, "bokeh": 6.4}  # DESIGN.md
-PLAIN_REPLAY_MB = 52.0  # DESIGN.md: the plain conversion's page, replayed locally
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run",
-                 "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
+BASELINE = "8672584"
+STAGES = ("start", "runtime", "runtime-start", "runtime-ready", "packages", "app", "ready")
 
 
-def canonical(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
+def baseline_checkout(commit: str) -> Path:
+    """A temporary git worktree of ``commit``, sharing this checkout's npm Pyodide."""
+    parent = Path(tempfile.mkdtemp(prefix="specstep-baseline-"))
+    folder = parent / "specstep"
+    subprocess.run(["git", "worktree", "add", "--detach", "--quiet", str(folder), commit], cwd=ROOT, check=True)
+    # Last in, first out: the worktree is removed, then its temporary parent.
+    atexit.register(shutil.rmtree, parent, True)
+    atexit.register(subprocess.run, ["git", "worktree", "remove", "--force", str(folder)], cwd=ROOT,
+                    capture_output=True)
+    # The build of that time read the npm package from tests/pyodide/; the same package is here.
+    old_npm = folder / "tests" / "pyodide" / "node_modules"
+    if not old_npm.exists():
+        old_npm.symlink_to(NPM_DIR / "node_modules")
+    return folder
 
 
-def repacked_size(dist_name: str, drop=lambda path: False) -> int:
-    """Size of a wheel zipped from an installed distribution's files (≈ what PyPI ships)."""
-    dist = importlib.metadata.distribution(dist_name)
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as whl:
-        for file in dist.files or ():
-            rel = str(file)
-            if rel.startswith("..") or "__pycache__" in rel or drop(rel):
+def cold_load(browser, url: str, site: LocalServer, pyodide: LocalServer) -> dict:
+    """One first visit: marks, and every file downloaded from both servers by the time the cache is filled."""
+    site.clear()
+    pyodide.clear()
+    visit = Visit(browser)
+    try:
+        visit.page.goto(url)
+        visit.wait_ready()
+        marks = visit.marks()
+        # The service worker precaches once the widget is up: count its downloads too.
+        cached = "async () => (await caches.keys()).length"
+        wait_until(lambda: visit.page.evaluate(cached) > 0, 20)
+        visit.page.wait_for_timeout(3000)
+        downloads = Counter(site.requests) + Counter("CDN " + path for path in pyodide.requests)
+        return {"marks": marks, "downloads": downloads}
+    finally:
+        visit.close()
+
+
+def clicks(browser, url: str, count: int) -> list[dict]:
+    visit = Visit(browser)
+    samples = []
+    try:
+        visit.page.goto(url)
+        visit.wait_ready()
+        while len(samples) < count:
+            if visit.button("Next step").is_disabled():
+                visit.button("Reset").click()
+                visit.page.wait_for_timeout(1000)
                 continue
-            path = Path(dist.locate_file(file))
-            if path.is_file():
-                whl.write(path, rel)
-    return len(buffer.getvalue())
+            samples.append(click_and_measure(visit, "Next step"))
+    finally:
+        visit.close()
+    return samples
 
 
-def table(rows, headers):
-    widths = [max(len(str(r[i])) for r in rows + [headers]) for i in range(len(headers))]
-    line = "  ".join(f"{{:{'<' if i == 0 else '>'}{w}}}" for i, w in enumerate(widths))
-    print(line.format(*headers))
-    for row in rows:
-        print(line.format(*row))
+def size_of(path: str, out: Path, pyodide_folder: Path) -> int:
+    if path.startswith("CDN "):
+        local = pyodide_folder.parent / path[4:].lstrip("/")
+    else:
+        local = out / path.lstrip("/")
+        if path.endswith("/"):
+            local = local / "index.html"
+    return local.stat().st_size if local.is_file() else 0
 
 
-# ---------------------------------------------------------------------------
-
-def build(out: Path, pyodide_url: str) -> float:
-    started = time.perf_counter()
-    result = subprocess.run([sys.executable, str(ROOT / "build.py"), "--out", str(out), "--pyodide-url", pyodide_url],
-                            cwd=ROOT, capture_output=True, text=True)
-    if result.returncode != 0:
-        sys.exit(f"build.py failed:\n{result.stdout}\n{result.stderr}")
-    return time.perf_counter() - started
-
-
-def load(browser, url, until_ready: bool):
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
-    page = context.new_page()
-    started = time.perf_counter()
-    page.goto(url, wait_until="commit")
-    page.get_by_role("button", name="Draft", exact=True).first.wait_for(timeout=30_000)
-    preview = page.evaluate("performance.now()")
-    preview_wall = time.perf_counter() - started
-    marks = {}
-    if until_ready:
-        page.wait_for_function("document.body.dataset.specstep === 'ready' || !!document.querySelector('.specstep-problem')",
-                               timeout=180_000)
-        marks = {m["name"].split(":", 1)[1]: m["startTime"] / 1000 for m in
-                 page.evaluate("performance.getEntriesByType('mark').map(m => ({name: m.name, startTime: m.startTime}))")
-                 if m["name"].startswith("specstep:")}
-    context.close()
-    return preview / 1000, preview_wall, marks
+def measure(root: Path, loads: int, click_count: int, browser) -> dict:
+    built = real_site(root)
+    site = LocalServer(built.out)
+    try:
+        url = site.url + "index.html"
+        visits = [cold_load(browser, url, site, built.pyodide) for _ in range(loads)]
+        samples = clicks(browser, url, click_count)
+    finally:
+        site.stop()
+    marks = {stage: statistics.median(v["marks"].get(f"specstep:{stage}", float("nan")) for v in visits)
+             for stage in STAGES}
+    downloads = visits[0]["downloads"]
+    by_file = {path: n * size_of(path, built.out, built.pyodide_folder) for path, n in downloads.items()}
+    return {
+        "marks": marks,
+        "interactive_after_runtime": marks["ready"] - marks["runtime-ready"],
+        "patches": statistics.median(s["patches"] for s in samples),
+        "python_ms": statistics.median(s["python_ms"] for s in samples),
+        "last_patch_ms": statistics.median(s["last_patch_ms"] for s in samples),
+        "bytes": by_file,
+        "fetches": downloads,
+        "index_html": (built.out / "index.html").stat().st_size,
+        "build_seconds": built.seconds,
+    }
 
 
-def first_visit(static: Path, site: LocalServer, cdn: LocalServer, packages: dict):
-    """Every file the page fetched, with its size (CDN packages at DESIGN.md's sizes)."""
-    ours = {}
-    for path in site.requests:
-        rel = path.lstrip("/") or "index.html"
-        file = static / rel
-        if file.is_file():
-            ours[rel] = file.stat().st_size
-    core = {}
-    pkgs = {}
-    lock_names = {}
-    lock = json.loads((PYODIDE_NPM / "pyodide-lock.json").read_text())["packages"]
-    for name, entry in lock.items():
-        lock_names[entry["file_name"]] = name
-    for path in cdn.requests:
-        name = path.rsplit("/", 1)[-1]
-        if name in CORE_FILES or name == "pyodide-lock.json":
-            source = PYODIDE_NPM / name
-            core[name] = source.stat().st_size
-        elif name in lock_names:
-            pkgs[lock_names[name]] = int(CDN_PACKAGE_MB.get(lock_names[name], 0) * MB)
-    return ours, core, pkgs
+def group(path: str) -> str:
+    name = path.rsplit("/", 1)[-1]
+    if path.startswith("CDN "):
+        return "Pyodide core" if name.startswith(("pyodide", "python_stdlib")) else "Pyodide packages"
+    if path.startswith("/wheels/"):
+        return "our slim wheels"
+    if path.startswith(("/bokeh/", "/panel/")):
+        return "BokehJS + Panel JS/CSS"
+    if name in ("", "index.html"):
+        return "index.html"
+    return "the rest (loader, worker, icons, lists)"
 
 
-def plain_conversion_estimate(tmp: Path) -> dict:
-    """What the plain `panel convert` page of the same app fetches, by part (MB)."""
-    out = tmp / "plain"
-    env = {"PYTHONPATH": str(ROOT)}
-    import os
-    subprocess.run([str(Path(sys.executable).parent / "panel"), "convert", str(ROOT / "app" / "main.py"),
-                    "--to", "pyodide-worker", "--out", str(out)], cwd=ROOT, capture_output=True, text=True,
-                   env={**os.environ, **env})
-    html = (out / "main.html").read_text()
-    worker = (out / "main.js").read_text()
-    parts = {}
-    # Its JS/CSS: the same files we copy, from the CDNs.
-    import bokeh
-    from bokeh.util.paths import bokehjs_path
-    from panel.io.resources import DIST_DIR
-    js_css = 0
-    for url in set(re.findall(r'(?:src|href)="(https?://[^"]+)"', html)):
-        name = url.rsplit("/", 1)[-1]
-        if "cdn.bokeh.org" in url:
-            path = Path(bokehjs_path()) / "js" / name.replace(f"-{bokeh.__version__}", "")
-        else:
-            path = Path(DIST_DIR) / url.split("/dist/", 1)[1]
-        js_css += path.stat().st_size if path.is_file() else 0
-    parts["BokehJS + Panel JS/CSS"] = js_css / MB
-    parts["Pyodide core (npm package sizes)"] = sum((PYODIDE_NPM / n).stat().st_size for n in
-                                                    ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm",
-                                                     "python_stdlib.zip", "pyodide-lock.json")) / MB
-    parts["micropip"] = CDN_PACKAGE_MB["micropip"]
-    parts["panel wheel (PyPI size)"] = PYPI_MB["panel"]
-    parts["bokeh wheel (Panel's CDN copy: no BokehJS)"] = repacked_size(
-        "bokeh", lambda p: p.startswith("bokeh/server/static/")) / MB
-    # Everything panel's and bokeh's metadata pull in, as micropip resolves it.
-    lock = json.loads((PYODIDE_NPM / "pyodide-lock.json").read_text())["packages"]
-    seen, queue, extra = set(), ["panel", "bokeh"], {}
-    while queue:
-        name = canonical(queue.pop())
-        if name in seen:
-            continue
-        seen.add(name)
-        try:
-            dist = importlib.metadata.distribution(name)
-            requires = dist.requires or []
-        except importlib.metadata.PackageNotFoundError:
-            dist, requires = None, lock.get(name, {}).get("depends", [])
-        for req in requires:
-            if "extra ==" in req or "emscripten" in req:
-                continue
-            queue.append(re.split(r"[<>=!~ ;\[(]", req, maxsplit=1)[0])
-        if name in ("panel", "bokeh"):
-            continue
-        if name == "pandas":
-            extra["pandas (at least)"] = PANDAS_MB_AT_LEAST
-        elif name in CDN_PACKAGE_MB:
-            extra[name] = CDN_PACKAGE_MB[name]
-        elif dist is not None and not any(str(f).endswith(".so") for f in dist.files or ()):
-            extra[name] = repacked_size(name) / MB
-        else:
-            extra[f"{name} (size unknown, not counted)"] = 0.0
-    parts["dependencies micropip resolves"] = sum(extra.values())
-    assert "micropip" in worker
-    return {"parts": parts, "dependencies": extra}
+def ratio(new, old) -> str:
+    try:
+        return f"{new / old:.2f}" if old else "-"
+    except TypeError:
+        return "-"
 
 
-def import_times():
-    """CPython -X importtime for the app's entry module: cumulative ms of the heavy imports."""
-    result = subprocess.run([sys.executable, "-X", "importtime", "-c", "import app.main"], cwd=ROOT,
-                            capture_output=True, text=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
-    rows = {}
-    for line in result.stderr.splitlines():
-        match = re.match(r"import time:\s+\d+ \|\s+(\d+) \|( *)(\S+)", line)
-        if match:
-            rows[match[3]] = (int(match[1]) / 1000, len(match[2]))
-    return rows
+def row(label, new, old, fmt) -> str:
+    old_text = fmt(old) if old is not None else "-"
+    return f"  {label:<38} {fmt(new):>12} {old_text:>12} {ratio(new, old) if old is not None else '-':>7}"
+
+
+def report(new: dict, old: dict | None):
+    def ms(v):
+        return "-" if v != v else f"{v:,.0f} ms"
+
+    def mb(v):
+        return f"{v / 1e6:.2f} MB"
+
+    def get(d, *keys):
+        if d is None:
+            return None
+        for key in keys:
+            d = d[key]
+        return d
+
+    head = f"  {'':<38} {'now':>12} {'baseline':>12} {'ratio':>7}"
+    print("\nStart-up, ms since navigation (median of cold loads)")
+    print(head)
+    for stage in STAGES:
+        print(row(f"specstep:{stage}", new["marks"][stage], get(old, "marks", stage), ms))
+    print(row("interactive - runtime-ready", new["interactive_after_runtime"],
+              get(old, "interactive_after_runtime"), ms))
+    print("\nOne click of Next step (median)")
+    print(head)
+    print(row("patch messages", new["patches"], get(old, "patches"), lambda v: f"{v:g}"))
+    print(row("Python ms (patch posted -> idle)", new["python_ms"], get(old, "python_ms"), ms))
+    print(row("first patch posted -> last patch", new["last_patch_ms"], get(old, "last_patch_ms"), ms))
+    print("\nFirst visit, bytes downloaded (both servers' logs; repeats count)")
+    print(head)
+    groups = sorted({group(p) for p in new["bytes"]} | ({group(p) for p in old["bytes"]} if old else set()))
+    for name in groups:
+        total_new = sum(b for p, b in new["bytes"].items() if group(p) == name)
+        total_old = sum(b for p, b in old["bytes"].items() if group(p) == name) if old else None
+        print(row(name, total_new, total_old, mb))
+    print(row("total", sum(new["bytes"].values()), sum(old["bytes"].values()) if old else None, mb))
+    print(row("index.html size", new["index_html"], get(old, "index_html"), lambda v: f"{v / 1e3:,.0f} KB"))
+    index_fetches = lambda d: sum(n for p, n in d["fetches"].items() if group(p) == "index.html")  # noqa: E731
+    print(row("index.html fetches", index_fetches(new), index_fetches(old) if old else None, lambda v: f"{v}"))
+    print("\nLargest downloads now (file: bytes x times)")
+    for path, size in sorted(new["bytes"].items(), key=lambda kv: -kv[1])[:12]:
+        print(f"  {path:<70} {size / 1e6:7.2f} MB x{new['fetches'][path]}")
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--loads", type=int, default=5, help="cold loads for the pre-render median (default 5)")
-    parser.add_argument("--starts", type=int, default=3, help="cold start-ups for the stage medians (default 3)")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--loads", type=int, default=3, help="cold loads per page (default 3)")
+    parser.add_argument("--clicks", type=int, default=20, help="clicks of Next step per page (default 20)")
+    parser.add_argument("--baseline", default=BASELINE, help=f"commit to compare with (default {BASELINE})")
+    parser.add_argument("--no-baseline", action="store_true", help="measure this checkout only")
     args = parser.parse_args()
+    reason = local_pyodide_unavailable()
+    if reason:
+        print(f"bench_build: cannot run: {reason}")
+        return
+    os.environ.setdefault("SPECSTEP_FULL_SETUP", "")
     from playwright.sync_api import sync_playwright
 
-    tmp = Path(tempfile.mkdtemp(prefix="specstep-bench-"))
-    try:
-        cdn = LocalServer(tmp, cors=True)
-        static = tmp / "static"
-        seconds = build(static, cdn.url + "pyodide/")
-        packages = json.loads((static / "packages.json").read_text())
-        make_fake_cdn(tmp, [p["name"] for p in packages["from_pyodide"]])
-        info = json.loads((static / "build-info.json").read_text())
-
-        print("== build.py")
-        print(f"build time: {seconds:.1f} s (build.py's own count: {info['build_seconds']} s)")
-        print(f"static/: {len(info['files'])} files, {info['total_bytes'] / MB:.2f} MB")
-        print()
-        print("== slim wheels (byte-compiled to Python 3.13, without the JS/CSS the page loads separately)")
-        rows = []
-        for entry in packages["wheels"]:
-            name = entry["name"]
-            if name == "specstep":
-                rows.append((name, f"{entry['bytes'] / MB:.3f}", "(ours)", ""))
-                continue
-            full = PYPI_MB.get(canonical(name)) or repacked_size(name) / MB
-            rows.append((name, f"{entry['bytes'] / MB:.3f}", f"{full:.3f}", f"{entry['bytes'] / MB / full:.0%}"))
-        table(rows, ("wheel", "MB here", "MB full wheel*", "ratio"))
-        print("* panel and bokeh: PyPI's wheels (DESIGN.md); others: the installed files zipped as .py")
-        print()
-
-        site = LocalServer(static)
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
-            cdn.clear()
-            site.clear()
-            _, _, marks = load(browser, site.url + "index.html?draft=biased&width=3&seed=1", until_ready=True)
-            ours, core, pkgs = first_visit(static, site, cdn, packages)
-            print("== first visit: what the page downloads")
-            rows = [(f"static/{k}", f"{v / MB:.3f}") for k, v in sorted(ours.items(), key=lambda kv: -kv[1])]
-            rows += [(f"Pyodide CDN: {k}", f"{v / MB:.3f}") for k, v in sorted(core.items(), key=lambda kv: -kv[1])]
-            rows += [(f"Pyodide CDN: {k} (DESIGN.md size)", f"{v / MB:.3f}") for k, v in sorted(pkgs.items())]
-            table(rows, ("file", "MB"))
-            total = (sum(ours.values()) + sum(core.values()) + sum(pkgs.values())) / MB
-            wheels = sum(v for k, v in ours.items() if k.startswith("wheels/")) / MB
-            print(f"total: {total:.2f} MB  (this site {sum(ours.values()) / MB:.2f} MB, of it wheels {wheels:.2f} MB; "
-                  f"Pyodide core {sum(core.values()) / MB:.2f} MB; CDN packages {sum(pkgs.values()) / MB:.2f} MB)")
-            plain = plain_conversion_estimate(tmp)
-            plain_total = sum(plain["parts"].values())
-            print()
-            print("== the plain `panel convert` page of the same app (estimated by part)")
-            table([(k, f"{v:.2f}") for k, v in plain["parts"].items()], ("part", "MB"))
-            print("   dependencies: " + ", ".join(f"{k} {v:.2f}" for k, v in sorted(plain["dependencies"].items())))
-            print(f"total (estimate, a lower bound): {plain_total:.1f} MB; measured by replay in DESIGN.md: "
-                  f"{PLAIN_REPLAY_MB:.0f} MB")
-            print(f"ours / plain: {total / plain_total:.0%} of the estimate, {total / PLAIN_REPLAY_MB:.0%} of the replay "
-                  f"(target: under 25 MB and under 60%)")
-            print()
-
-            print(f"== pre-rendered widget visible, served on 127.0.0.1, {args.loads} cold loads")
-            cdn.set_mode("fail")  # the runtime plays no part in the preview
-            times = [load(browser, site.url + "index.html", until_ready=False) for _ in range(args.loads)]
-            cdn.set_mode("serve")
-            in_page = [t[0] for t in times]
-            print(f"median {statistics.median(in_page):.2f} s after navigation start (page clock); runs: "
-                  + ", ".join(f"{t:.2f}" for t in in_page) + "  (target: under 1 s)")
-            print()
-
-            print(f"== start-up stages with the stand-in CDN, {args.starts} cold loads (seconds after navigation start)")
-            runs = [marks] + [load(browser, site.url + "index.html?draft=biased&width=3&seed=1", until_ready=True)[2]
-                              for _ in range(args.starts - 1)]
-            stages = ["start", "runtime", "runtime-ready", "packages", "app", "ready"]
-            rows = []
-            for stage in stages:
-                values = [r[stage] for r in runs if stage in r]
-                if values:
-                    rows.append((stage, f"{statistics.median(values):.2f}", ", ".join(f"{v:.2f}" for v in values)))
-            table(rows, ("stage reached", "median s", "runs"))
-            failed = [k for r in runs for k in r if k.startswith("failed")]
-            if failed:
-                print(f"(some runs failed: {failed})")
-            print("stand-ins: numpy's download (~3.4 MB) and import (~0.3 s) are not in these figures; "
-                  "the plain conversion became interactive after 24.6 s (DESIGN.md)")
+    print(f"bench_build: building this checkout ({ROOT}) against a local real Pyodide...", flush=True)
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            new = measure(ROOT, args.loads, args.clicks, browser)
+            print(f"  built in {new['build_seconds']:.0f} s", flush=True)
+            old = None
+            if not args.no_baseline:
+                print(f"bench_build: building the baseline {args.baseline} from a git worktree...", flush=True)
+                old = measure(baseline_checkout(args.baseline), args.loads, args.clicks, browser)
+                print(f"  built in {old['build_seconds']:.0f} s", flush=True)
+        finally:
             browser.close()
-        site.stop()
-        cdn.stop()
-
-        print()
-        print("== CPython import times for `import app.main` (-X importtime, cumulative ms)")
-        rows = import_times()
-        wanted = [n for n in rows if n in ("panel", "bokeh", "bokeh.plotting", "numpy", "param", "core", "app")
-                  or n.startswith("app.")]
-        table([(n, f"{rows[n][0]:.0f}") for n in wanted], ("module", "ms"))
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    report(new, old)
+    print("\n(2 vCPU shared with other work: times are indicative; compare ratios, run again for spread.)")
 
 
 if __name__ == "__main__":
+    if shutil.which("chromium") is None:
+        sys.exit("bench_build: needs Debian's chromium")
     main()

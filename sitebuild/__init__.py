@@ -1,8 +1,14 @@
 """The static site build behind ``python3 build.py``: one module per idea.
 
-cli (options and main), bootstrap (.venv and the npm Pyodide on a fresh
-machine), npm_pyodide (where that npm package lives), probe (what the app
-imports in the page), packages (which come from Pyodide, which we ship),
-wheels (slim, byte-compiled wheels), page (panel convert's page, rewritten),
-site (writing and checking the output folder), serve (a local HTTP server).
+- ``cli``: the options, and ``main`` (build, then maybe serve);
+- ``bootstrap``: ``.venv`` and the npm Pyodide on a fresh machine;
+- ``project``: where things are, the pinned versions, ``BuildError``;
+- ``npm_pyodide``: the npm package pyodide@0.29.3 in ``sitebuild/npm/``, shared with the tests;
+- ``probe``: what the app imports in the page (run as the worker runs it, with
+  ``app/worker_protocol.py``);
+- ``packages``: which come from Pyodide's release, which we ship as wheels;
+- ``wheels``: slim wheels, byte-compiled with Pyodide's own Python;
+- ``page``: ``panel convert``'s page, made to load from this site;
+- ``site``: the output folder (worker, loader, service worker, lists, build-info.json);
+- ``serve``: ``--serve`` on 127.0.0.1.
 """

@@ -27,7 +27,7 @@ from .page import (Assets, check_panel_worker, drop_unused_bokeh, page_reference
                    run_convert)
 from .probe import NOT_IN_PAGE, run_probe
 from .project import ENTRY, EXAMPLE_QUERY, OUR_PACKAGES, ROOT, WEB, BuildError, panel_version, pyodide_version
-from .wheels import BuiltWheel, build_wheels
+from .wheels import SITE_PACKAGES_IN_PYODIDE, BuiltWheel, build_wheels
 
 DEFAULT_LOAD_TIMEOUT = 30.0
 PWA_ICONS = ("favicon.ico", "icon-vector.svg", "icon-32x32.png", "icon-192x192.png",
@@ -96,6 +96,7 @@ def write_site(stage: Path, work: Path, pyodide_url: str, load_timeout: float, p
         "packages": {"from_pyodide": packages["from_pyodide"],
                      "wheels": [{k: w[k] for k in ("name", "version", "file")} for w in packages["wheels"]]},
         "panelCdnRoot": "panel/",
+        "sitePackages": SITE_PACKAGES_IN_PYODIDE,
     }
     (stage / "worker.js").write_text(fill((WEB / "worker.js").read_text(), {"CONFIG": js_json(worker_config)}))
     host = re.match(r"^https?://([^/]+)/", pyodide_url)

@@ -9,6 +9,7 @@ packages) on 127.0.0.1; Chromium resolves no other host. Expected numbers come f
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 
@@ -35,7 +36,6 @@ def built():
 def chromium():
     """One Chromium for this file (Playwright's sync API, stopped before other files start theirs)."""
     if chromium_executable() is None:
-        from build_support.local_pyodide import os
         reason = "Debian's chromium is not installed (tests/run.sh installs it)"
         if os.environ.get("SPECSTEP_FULL_SETUP"):
             pytest.fail(reason)

@@ -3,8 +3,9 @@
 // Written by build.py from web/worker.js. The Python it runs is one module of our
 // wheel, app/worker_protocol.py; this file only downloads, reports and relays:
 //   - downloads start at once and in parallel: Pyodide's runtime and every package
-//     in packages.json, so installing starts as soon as Python is up (Pyodide's own
-//     fetch of each package is then answered from the HTTP cache);
+//     in packages.json, so installing starts as soon as Python is up (our wheels are
+//     unpacked from the downloaded bytes; Pyodide's own fetch of its packages is
+//     answered from the HTTP cache);
 //   - it reports its progress ("progress" with stage runtime / runtime-start /
 //     runtime-ready / packages / app) and any failure ("failed" with the stage),
 //     so the page says what is happening in plain words;
@@ -34,18 +35,19 @@ function failed(stage, error) {
 const here = (path) => new URL(path, self.location.href).href;
 const indexURL = here(CONFIG.pyodideIndexURL);
 
-// Read a file to the end, so the HTTP cache holds it when Pyodide asks again.
+// Read a file to the end: its bytes (our wheels, unpacked from them), and the HTTP cache
+// holds it when Pyodide asks again (its compiled packages, served with long cache times).
 async function download(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  await response.arrayBuffer();
-  return url;
+  return response.arrayBuffer();
 }
 
 // "runtime-start" once Pyodide's WebAssembly is downloaded: Python is compiling and
-// starting. Seen in the worker's resource timing, so the file is fetched only once (a
-// second fetch of 8.6 MB is not always answered from the HTTP cache). Returns a function
-// that posts the stage if it has not been posted yet.
+// starting. Pyodide compiles the .wasm while it streams in, so this watches that same
+// stream (a tee of it): the file is fetched once, and the stage is posted as soon as
+// the last byte is in, before Python's start-up keeps this thread busy. Returns a
+// function that posts the stage if it has not been posted yet.
 function watchRuntimeDownload() {
   let posted = false;
   const post = () => {
@@ -54,17 +56,22 @@ function watchRuntimeDownload() {
       progress("runtime-start");
     }
   };
-  try {
-    const observer = new PerformanceObserver((list) => {
-      if (list.getEntries().some((entry) => entry.name.endsWith("/pyodide.asm.wasm"))) {
-        observer.disconnect();
-        post();
-      }
-    });
-    observer.observe({ type: "resource", buffered: true });
-  } catch (error) {
-    // No resource timing here: the stage is posted when Python is up.
-  }
+  const streaming = WebAssembly.instantiateStreaming;
+  if (typeof streaming !== "function" || typeof ReadableStream === "undefined") return post;
+  WebAssembly.instantiateStreaming = async (source, imports) => {
+    const response = await source;
+    if (!response.body || !String(response.url).endsWith("/pyodide.asm.wasm")) {
+      return streaming.call(WebAssembly, response, imports);
+    }
+    const [watched, compiled] = response.body.tee();
+    (async () => {
+      const reader = watched.getReader();
+      while (!(await reader.read()).done) { /* until the last byte */ }
+      post();
+    })().catch(() => {});
+    return streaming.call(WebAssembly, new Response(compiled, { status: response.status, headers: response.headers }),
+      imports);
+  };
   return post;
 }
 
@@ -77,8 +84,7 @@ async function start() {
   const packages = CONFIG.packages;
   const fromPyodide = packages.from_pyodide.map((p) => download(indexURL + p.file_name));
   const wheels = packages.wheels.map((w) => download(here(w.file)));
-  const downloads = Promise.all([...fromPyodide, ...wheels]);
-  downloads.catch(() => {}); // reported in the packages stage
+  for (const pending of [...fromPyodide, ...wheels]) pending.catch(() => {}); // reported in the packages stage
 
   let pyodide;
   const runtimeStarting = watchRuntimeDownload();
@@ -94,11 +100,14 @@ async function start() {
 
   try {
     const names = packages.from_pyodide.map((p) => p.name);
-    const urls = packages.wheels.map((w) => here(w.file));
-    progress("packages", `${names.length + urls.length} packages`);
-    await downloads;
+    progress("packages", `${names.length + wheels.length} packages`);
+    // Our wheels are pure Python: unpacked from the bytes already downloaded.
+    for (const bytes of await Promise.all(wheels)) {
+      pyodide.unpackArchive(bytes, "wheel", { extractDir: CONFIG.sitePackages });
+    }
+    pyodide.pyimport("importlib").invalidate_caches();
     const problems = [];
-    await pyodide.loadPackage([...names, ...urls], {
+    await pyodide.loadPackage(names, {
       messageCallback: () => {},
       errorCallback: (message) => problems.push(message),
     });
