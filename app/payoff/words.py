@@ -132,14 +132,21 @@ def lookahead(draft, threshold, fixed, dynamic, chances):
 
 
 def last_block_cut(session):
-    """Whether the output limit shortened the trace's last block: fewer proposals, or no room for a bonus."""
+    """Whether the output limit shortened the trace's last block.
+
+    It did when the block had no room for its bonus, or drafted fewer than
+    ``width`` proposals for lack of room (not because dynamic lookahead
+    stopped it, and not after a proposal where lookahead would have stopped
+    anyway): without the limit that block would have gone differently.
+    """
     if not session.blocks:
         return False
-    b = session.blocks[-1]
-    width = session.config.width
-    drafted_less = len(b.proposals) < width and not b.stopped_early
-    no_bonus = b.correction is None and b.bonus is None
-    return drafted_less or no_bonus
+    b, cfg = session.blocks[-1], session.config
+    if b.correction is None and b.bonus is None:
+        return True
+    last = b.proposals[-1] if b.proposals else None
+    would_stop = cfg.lookahead is not None and last is not None and last.q_x < cfg.lookahead
+    return len(b.proposals) < cfg.width and not b.stopped_early and not would_stop
 
 
 def trace(session, cost, passes, chart_draft, chart_lookahead):
