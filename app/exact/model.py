@@ -166,10 +166,12 @@ class ExactModel(param.Parameterized):
         """Compute what the tab shows and start the first sample; later calls do nothing."""
         if self.active:
             return
-        self._set(active=True)
+        self._set(active=True, sampling=True)
         self._compare()
         self._follow_trace()
-        self.start_sampling()
+        # Once the page is connected (at once when it already is, or outside a server):
+        # a sample started while the page is still being built would see no reader and stop.
+        pn.state.onload(self.start_sampling)
 
     # ---- exact distributions ----------------------------------------------------------
 

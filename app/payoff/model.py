@@ -94,7 +94,7 @@ class PayoffModel(param.Parameterized):
             await asyncio.sleep(0.01)
             self._compute()
 
-        pn.state.execute(first)
+        pn.state.onload(lambda: pn.state.execute(first))
 
     @property
     def c(self):

@@ -99,7 +99,7 @@ def test_lookahead_curves_and_the_trace_point(app_page):
     open_tab(page, PAYOFF)
     has_text(page, "Your trace on the first tab (biased draft, width 3, seed 0)")
     page.get_by_role("button", name="Add the lookahead curves").click()
-    has_text(page, "With threshold 0.30", "stops exactly where the target agrees", timeout=20)
+    has_text(page, "With threshold 0.30", "backfires", "keeps going exactly where it may be corrected", timeout=20)
     page.shoot("payoff_tab_lookahead_1200")
     assert_clean(page)
 
@@ -108,9 +108,10 @@ def test_lookahead_curves_and_the_trace_point(app_page):
 def test_tabs_fit_from_360_to_1200_px_without_horizontal_scroll(app_page, title, name):
     page = app_page.open()
     open_tab(page, title)
-    for width in (1200, 800, 480, 360):
+    for width in (1200, 800, 480, 375, 360):
         page.set_viewport_size({"width": width, "height": 900})
         page.wait_for_timeout(300)
         assert no_horizontal_scroll(page), width
+    page.shoot(f"{name}_375", width=375)
     page.shoot(f"{name}_360", width=360)
     assert_clean(page)
