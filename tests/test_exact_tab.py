@@ -341,3 +341,22 @@ def test_biased_width_3_seed_2_agrees_again_so_the_outputs_do_not_part_for_good(
     words = text(tab.trace.html.object)
     assert "for good" not in words
     assert "positions 4–5 match again" in words
+
+
+def test_a_new_sample_changes_only_what_depends_on_the_sample():
+    """A pane whose text did not change is not sent again: a new sample touches no rule or trace text."""
+    main = Model()
+    tab = ExactTab(session_model=main)
+    tab.model.runs = 1_000
+    doc = Document()
+    doc.add_root(pn.panel(tab).get_root(doc))
+    changed = []
+    doc.on_change(lambda event: changed.append(getattr(event, "model", None)))
+    tab.result.again.clicks += 1
+    models = {id(m) for m in changed}
+    untouched = (tab.controls.rule_text, tab.trace.html, tab.calculator.table, tab.calculator.summary)
+    for pane in untouched:
+        assert not any(id(model) in models for model, _ in pane._models.values())
+    touched = {id(model) for model, _ in tab.result.tiles._models.values()}
+    assert touched & models  # the tiles did change: the seeds and the counts are new
+    assert id(tab.result.chart.source) in models

@@ -269,3 +269,18 @@ def test_bokeh_plotting_loads_with_the_body_only():
     assert tab.body is None
     tab.activate()
     assert "app.payoff.chart" in sys.modules
+
+
+def test_moving_c_resends_the_curves_but_not_the_notes_whose_text_stays():
+    tab = PayoffTab()
+    doc = Document()
+    doc.add_root(pn.panel(tab).get_root(doc))
+    best = tab.model.table.best_width
+    assert payoff.payoff_table("biased", F(11, 100)).best_width == best  # the notes' numbers stay
+    changed = []
+    doc.on_change(lambda event: changed.append(id(getattr(event, "model", None))))
+    release(tab.controls.cost, 0.11)
+    for pane in (tab.notes.gap_text, tab.notes.lookahead_text):
+        assert not any(id(model) in changed for model, _ in pane._models.values())
+    assert id(tab.curves.speed.sources["exact"]) in changed
+    assert id(tab.curves.passes.sources["exact"]) not in changed  # tokens per pass do not depend on c

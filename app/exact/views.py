@@ -62,7 +62,7 @@ class Controls(pn.viewable.Viewer):
                                                         stylesheets=[theme.BUTTON], margin=(4, 5))
         self.runs = pn.widgets.Select.from_param(m.param.runs, name="Runs", sizing_mode="stretch_width",
                                                  min_width=100, max_width=170, margin=(4, 5), **hidden)
-        self.rule_text = html(pn.bind(self._rule_html, m.param.variant), margin=(6, 5, 0, 5))
+        self.rule_text = html(pn.bind(self._rule_html, m.param.variant), css=css(), margin=(6, 5, 0, 5))
         self._layout = pn.Column(
             pn.FlexBox(
                 field("Verification rule", "Which test judges the proposals.", self.variant, basis="220px"),

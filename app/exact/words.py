@@ -154,7 +154,8 @@ def agreement(spec, ordinary):
         first = "first token" if shared == 1 else f"first {shared} tokens"
         text = f"They agree on the {first} (ringed), then part ways"
     if later:
-        return (text + f"; {positions_text(later)} match{'' if len(later) > 1 else 'es'} again (ringed), by "
+        again = "" if shared == 0 else " again"
+        return (text + f"; {positions_text(later)} match{'' if len(later) > 1 else 'es'}{again} (ringed), by "
                        f"chance: from the first difference on, each output is drawn after a different history.")
     return (text + (" and never agree again" if shared == 0 else " for good")
             + ": every later token is drawn after a different history, and none matches.")

@@ -76,7 +76,7 @@ class PayoffModel(param.Parameterized):
         sm = self.session_model
         if sm is not None:
             self.draft = sm.draft
-            sm.param.watch(lambda event: setattr(self, "draft", event.new), "draft")
+            sm.param.watch(self._follow_draft, "draft")
             sm.param.watch(self._follow_session, "session")
             self._follow_session()
 
@@ -95,6 +95,19 @@ class PayoffModel(param.Parameterized):
             self._compute()
 
         pn.state.onload(lambda: pn.state.execute(first))
+
+    def _follow_draft(self, event):
+        """Take the first tab's draft; once the tab is shown, after that tab's click has been answered
+        (a new draft's tables take a moment the first time)."""
+        if not self.active:
+            self.draft = event.new
+            return
+
+        async def follow():
+            await asyncio.sleep(0.01)
+            self.draft = event.new
+
+        pn.state.execute(follow)
 
     @property
     def c(self):
