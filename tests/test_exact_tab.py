@@ -13,6 +13,7 @@ p = [0.6, 0.3, 0.1] and q = [0.2, 0.5, 0.3],
 
 import asyncio
 import re
+import subprocess
 import sys
 from collections import Counter
 from fractions import Fraction as F
@@ -78,11 +79,13 @@ def test_a_dynamic_tab_is_computed_when_first_opened_and_only_then():
     assert exact_tab.model.done == exact_tab.model.runs
 
 
-def test_the_chart_module_and_bokeh_plotting_load_only_with_the_body():
-    tab = ExactTab()
-    assert "app.exact.chart" not in sys.modules or tab.body is None
-    tab.activate()
-    assert "app.exact.chart" in sys.modules and "bokeh.plotting" in sys.modules
+def test_importing_and_building_both_tabs_loads_no_bokeh_plotting():
+    """The first tab does not pay for bokeh.plotting at start-up; the charts import it when shown."""
+    probe = ("import sys; from app.exact import ExactTab; from app.payoff import PayoffTab; "
+             "from app.model import Model; m = Model(); ExactTab(session_model=m); PayoffTab(session_model=m); "
+             "print('bokeh.plotting' in sys.modules); ExactTab().activate(); print('bokeh.plotting' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True"]
 
 
 # ---- the one-position calculator (seed 001) ------------------------------------------------

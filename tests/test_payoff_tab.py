@@ -6,7 +6,6 @@ Expected numbers come from ``core`` itself.
 """
 
 import re
-import sys
 from fractions import Fraction as F
 
 import panel as pn
@@ -262,13 +261,6 @@ def test_moving_the_threshold_switches_the_lookahead_curves_on():
     assert tab.model.lookahead and tab.model.t == F(1, 2)
     assert tab.controls.lookahead.value
     assert "With threshold 0.50" in text(tab.notes.lookahead_text.object)
-
-
-def test_bokeh_plotting_loads_with_the_body_only():
-    tab = PayoffTab()
-    assert tab.body is None
-    tab.activate()
-    assert "app.payoff.chart" in sys.modules
 
 
 def test_moving_c_resends_the_curves_but_not_the_notes_whose_text_stays():

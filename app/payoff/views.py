@@ -93,15 +93,14 @@ class Curves(pn.viewable.Viewer):
         from .chart import WidthChart  # bokeh.plotting, only once the tab is shown
 
         m = self.model
-        tables = [m.param.table, m.param.lookahead_table]
         self.reading = html(pn.bind(self._reading, m.param.table), css=css())
         self.tiles = html(pn.bind(self._tiles, m.param.table), css=css())
         self.keys = html(pn.bind(self._keys, m.param.lookahead_table, m.param.session), css=css())
         self.speed = WidthChart("Expected speedup by width", "speedup (× ordinary decoding)", reference=1)
         self.passes = WidthChart("Tokens per target pass by width", "committed tokens per target pass")
-        self.trace_text = html(pn.bind(self._trace, m.param.session, m.param.table, *tables[1:]), css=css(),
+        self.trace_text = html(pn.bind(self._trace, m.param.session, m.param.table, m.param.lookahead_table), css=css(),
                                margin=(4, 0))
-        self.numbers = html(pn.bind(self._numbers, *tables), css=css(), margin=(6, 0, 0, 0))
+        self.numbers = html(pn.bind(self._numbers, m.param.table, m.param.lookahead_table), css=css(), margin=(6, 0, 0, 0))
         box = {"flex": "1 1 420px", "min-width": "0"}
         self._layout = pn.Column(
             pn.Column(self.reading, sizing_mode="stretch_width", stylesheets=[theme.CAPTION_CARD],
