@@ -1,9 +1,9 @@
 """Helpers the "Why it is exact" and "When it pays off" views share.
 
-Kept here until the page has one home for shared view helpers (``app/parts.py``
-belongs to the wiring of the first tab): a stylesheet read from its ``.css``
-file once, an HTML pane with the tab's styles, and a body built when first
-shown.
+Kept here until they move to the page's shared helpers (``app/parts.py``,
+rebuilt at the same time on another branch): a stylesheet read from its
+``.css`` file once, an HTML pane with the tab's styles, and a body built
+when first shown.
 """
 
 from functools import lru_cache
