@@ -24,7 +24,7 @@ from toy_tables import TOKENS
 
 from .config import Config
 from .exact import block_outcomes
-from .payoff import _drafted, alpha, stationary
+from .payoff import _drafted, alpha, long_run, stationary
 from .variants import VARIANTS
 
 
@@ -109,6 +109,13 @@ class Rates:
     def tokens_per_pass(self):
         """1 + expected kept proposals: every block adds one correction or bonus token."""
         return 1 + sum(self.kept)
+
+
+def kept_share(draft, width, lookahead=None, variant="exact"):
+    """Kept proposals over all proposals in the long run, from ``payoff.long_run`` (already computed
+    for the payoff table): every block adds one token beyond its kept proposals."""
+    tokens, steps = long_run(draft, width, None if lookahead is None else Fraction(lookahead), variant)
+    return (tokens - 1) / steps
 
 
 @lru_cache(maxsize=None)

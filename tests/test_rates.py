@@ -40,6 +40,7 @@ def test_rates_give_back_the_long_run_tokens_and_draft_steps_per_pass(draft, wid
     assert sum(r.block_starts.values()) == 1
     assert all(0 <= r.kept[i] <= r.reached[i] for i in range(width))
     assert r.reached[0] == 1
+    assert rates.kept_share(draft, width, lookahead) == r.kept_share
 
 
 def test_at_width_1_the_kept_share_is_0_5775_not_alpha():

@@ -142,7 +142,8 @@ def test_the_alpha_tile_is_the_papers_alpha_and_the_kept_tile_the_counters_share
         assert value == display.exact_or_dec(payoff.alpha(draft), 3) and "α of the closed form" in what
         for width in WIDTHS:
             r = rates.rates(draft, width)
-            value, what = payoff_words.kept_tile(r)
+            assert rates.kept_share(draft, width) == r.kept_share  # two routes, one number
+            value, what = payoff_words.kept_tile(rates.kept_share(draft, width), width)
             assert value == display.dec(r.kept_share, 4) and f"at width {width}" in what
 
 

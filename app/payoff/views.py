@@ -165,7 +165,7 @@ class Curves(pn.viewable.Viewer):
         best, closed = m.best("exact"), m.best("closed")
         tiles = (
             words.alpha_tile(best.alpha),
-            words.kept_tile(m.rates(best.width)),
+            words.kept_tile(rates.kept_share(m.draft, best.width), best.width),
             (f"{best.width}", "best width, exact"),
             (words.times(best.speedup), "expected speedup at the best width"),
             (f"{closed.width}", "best width, closed form"),
@@ -250,8 +250,10 @@ class Notes(pn.viewable.Viewer):
             return ""
         m = self.model
         best = table.best_width
-        sentences = words.gap(table.rows[0], m.rates(1), table.rows[best - 1], m.rates(best),
-                              rates.kept_after(m.draft))
+        r1 = m.rates(1)
+        # With α = 1 the note needs no per-position chances (and a wide best width would cost a moment).
+        rw = r1 if r1.alpha == 1 else m.rates(best)
+        sentences = words.gap(table.rows[0], r1, table.rows[best - 1], rw, rates.kept_after(m.draft))
         return '<h3 class="gap">Why exact and closed form differ</h3>' + "".join(
             f"<p>{theme.esc(s)}</p>" for s in sentences)
 

@@ -54,10 +54,10 @@ def alpha_tile(alpha):
             "α of the closed form: Σ min(p, q) averaged over how often the target's own text follows A, B, C")
 
 
-def kept_tile(rates):
-    """The share of proposals kept at one width, which is not α."""
-    return (display.dec(rates.kept_share, 4),
-            f"share of proposals kept in the long run at width {rates.width} (discarded ones count as not kept)")
+def kept_tile(share, width):
+    """The share of proposals kept at one width (``core.rates.kept_share``), which is not α."""
+    return (display.dec(share, 4),
+            f"share of proposals kept in the long run at width {width} (discarded ones count as not kept)")
 
 
 def shares(weights):
