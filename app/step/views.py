@@ -45,12 +45,13 @@ class Scenario(pn.viewable.Viewer):
         super().__init__(**params)
         m = self.model
         hidden = m.param.hidden
+        # description=None: the help line above each control explains it (no tooltip icon from the doc).
         self.draft = pn.widgets.RadioButtonGroup.from_param(
-            m.param.draft, color="primary", variant="outline", stylesheets=[theme.BUTTON], margin=(4, 5))
+            m.param.draft, description=None, color="primary", variant="outline", stylesheets=[theme.BUTTON], margin=(4, 5))
         self.width = pn.widgets.IntSlider.from_param(
             m.param.width, sizing_mode="stretch_width", min_width=160, margin=(4, 10))
         # The label above names the seed box.
-        self.seed = pn.widgets.IntInput.from_param(m.param.seed, name="", width=130, margin=(4, 5))
+        self.seed = pn.widgets.IntInput.from_param(m.param.seed, name="", description=None, width=130, margin=(4, 5))
         low, high = m.param.seed.bounds
         self.seed_down = pn.widgets.Button(
             label="−", description="Previous seed", width=44, stylesheets=[theme.BUTTON], align="end",
