@@ -70,18 +70,22 @@ def test_changing_a_scenario_parameter_restarts_the_trace_and_says_why():
     assert m.session.config.width == 5 and "set the width to 5" in m.happened
 
 
-def test_the_lookahead_switch_and_threshold_are_one_config_value():
+def test_lookahead_is_one_parameter_and_the_threshold_is_remembered_while_it_is_off():
     m = StepModel(draft="biased", width=6, seed=3)
-    m.early_stop = True
+    m.set_early_stop(True)
     assert m.lookahead == "0.50" and m.session.config.lookahead == F(1, 2)
     assert "dynamic lookahead" in m.happened
     m.threshold = "0.30"
-    assert m.session.config.lookahead == F(3, 10)
-    m.early_stop = False
+    assert m.lookahead == "0.30" and m.session.config.lookahead == F(3, 10)
+    m.set_early_stop(False)
     assert m.lookahead == "off" and m.session.config.lookahead is None
     before = m.session
-    m.threshold = "0.70"  # the switch is off: the trace does not change
+    m.threshold = "0.70"  # lookahead is off: the trace does not change
     assert m.session is before
+    m.set_early_stop(True)
+    assert m.lookahead == "0.70"
+    m.lookahead = "0.20"
+    assert m.threshold == "0.20", "the slider follows a lookahead set directly (a link, another tab)"
 
 
 def test_seed_shift_stays_within_bounds():

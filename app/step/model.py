@@ -9,7 +9,7 @@ is a field of a ``core`` record (``core.decompose`` included).
 One click, one update: every action ends in a single ``_publish`` (one
 ``param.update`` inside ``parts.one_update()``), so the views' re-renders reach
 the page as one document change. The scenario parameters (draft, width,
-seed, early_stop, threshold) restart the trace when a control changes them;
+seed, lookahead) restart the trace when a control changes them;
 that restart is idempotent (a session already on that scenario is kept), so
 a link can set them and the session together without a re-entry guard.
 
@@ -97,15 +97,16 @@ class StepModel(param.Parameterized):
     seed = param.Integer(default=0, bounds=(0, urlstate.SEED_MAX), label="Seed", doc="""
         Seed of the random draws: the same seed gives the same trace.""")
 
-    early_stop = param.Boolean(default=False, label="Stop drafting early", doc="""
-        Dynamic lookahead: stop drafting after a guess whose own draft
-        probability q(x) is below ``threshold`` (the draft is unsure, so later
-        guesses are likely wasted). Off: draft the full width every block.""")
+    lookahead = param.Selector(default=urlstate.LOOKAHEAD_OFF, objects=list(urlstate.LOOKAHEADS), doc="""
+        Dynamic lookahead: "off" drafts the full width every block; a threshold
+        such as "0.50" stops drafting after a guess whose own draft probability
+        q(x) is below it (the draft is unsure, so later guesses are likely wasted).""")
 
     threshold = param.Selector(default="0.50", objects=list(urlstate.THRESHOLDS),
                                label="Stop after a guess with q(x) below", doc="""
-        The dynamic lookahead threshold, as an exact decimal string; kept
-        while ``early_stop`` is off so switching it back on restores it.""")
+        The threshold the lookahead slider shows: it is ``lookahead`` while
+        lookahead is on, and is remembered while it is off, so switching
+        lookahead back on restores it.""")
 
     session = param.ClassSelector(class_=core.Session, doc="""
         The current trace: a frozen core.Session record, replaced by every action.""")
@@ -127,31 +128,34 @@ class StepModel(param.Parameterized):
         Parts of the page a link hid with NAME_hide=1 (see urlstate.HIDEABLE).""")
 
     def __init__(self, **params):
-        lookahead = params.pop("lookahead", None)
-        if lookahead is not None:
-            params.update(self._lookahead_params(lookahead))
+        if params.get("lookahead", urlstate.LOOKAHEAD_OFF) != urlstate.LOOKAHEAD_OFF:
+            params.setdefault("threshold", params["lookahead"])
         super().__init__(**params)
         if self.session is None:
             self.session = core.Session.start(self.config())
 
     # ---- the scenario ---------------------------------------------------------
 
-    @property
-    def lookahead(self):
-        """Dynamic lookahead as the URL spells it: "off" or the threshold ("0.50")."""
-        return self.threshold if self.early_stop else urlstate.LOOKAHEAD_OFF
+    def set_early_stop(self, on):
+        """Switch dynamic lookahead on (at ``threshold``) or off; already on (or off) stays as it is."""
+        if on != (self.lookahead != urlstate.LOOKAHEAD_OFF):
+            self.lookahead = self.threshold if on else urlstate.LOOKAHEAD_OFF
 
-    @staticmethod
-    def _lookahead_params(lookahead):
-        if lookahead == urlstate.LOOKAHEAD_OFF:
-            return {"early_stop": False}
-        return {"early_stop": True, "threshold": lookahead}
+    @param.depends("threshold", watch=True)
+    def _move_threshold(self):
+        if self.lookahead != urlstate.LOOKAHEAD_OFF:
+            self.lookahead = self.threshold
+
+    @param.depends("lookahead", watch=True)
+    def _show_threshold(self):
+        if self.lookahead != urlstate.LOOKAHEAD_OFF:
+            self.threshold = self.lookahead
 
     def config(self):
         """The ``core.Config`` the scenario parameters describe."""
         return scenario_config(self.draft, self.width, self.seed, self.lookahead)
 
-    @param.depends("draft", "width", "seed", "early_stop", "threshold", watch=True)
+    @param.depends("draft", "width", "seed", "lookahead", watch=True)
     def _restart(self):
         """A control changed the scenario: start its trace (unless the session already runs it)."""
         def restart():
@@ -168,7 +172,9 @@ class StepModel(param.Parameterized):
         def apply():
             values = url.values
             scenario = dict(draft=values["draft"], width=values["width"], seed=values["seed"],
-                            **self._lookahead_params(values["lookahead"]))
+                            lookahead=values["lookahead"])
+            if values["lookahead"] != urlstate.LOOKAHEAD_OFF:
+                scenario["threshold"] = values["lookahead"]
             config = scenario_config(values["draft"], values["width"], values["seed"], values["lookahead"])
             session = core.Session.start(config)
             steps = values.get("steps", 0)

@@ -62,11 +62,14 @@ class Scenario(pn.viewable.Viewer):
         self.seed_down.on_click(lambda event: m.shift_seed(-1))
         self.seed_up.on_click(lambda event: m.shift_seed(+1))
         # A toggle button rather than a checkbox: Bokeh's checkbox has no accessible name.
-        self.lookahead_on = pn.widgets.Toggle.from_param(
-            m.param.early_stop, color="primary", variant="outline", stylesheets=[theme.BUTTON], margin=(4, 5),
-            width=190)
+        # It shows whether lookahead is on (_show_lookahead); a click is an action on the model.
+        self.lookahead_on = pn.widgets.Toggle(
+            label="Stop drafting early", value=m.lookahead != urlstate.LOOKAHEAD_OFF, color="primary",
+            variant="outline",
+            stylesheets=[theme.BUTTON], margin=(4, 5), width=190)
+        self.lookahead_on.param.watch(lambda event: m.set_early_stop(event.new), "value")
         self.threshold = pn.widgets.DiscreteSlider.from_param(
-            m.param.threshold, disabled=pn.bind(lambda on: not on, m.param.early_stop),
+            m.param.threshold, disabled=pn.bind(lambda la: la == urlstate.LOOKAHEAD_OFF, m.param.lookahead),
             sizing_mode="stretch_width", min_width=160, margin=(0, 10))
 
         self._draft_box = field("Draft model", words.HELP["draft"], self.draft, basis="260px")
@@ -80,6 +83,10 @@ class Scenario(pn.viewable.Viewer):
             self._draft_box, self._width_box, self._seed_box, self._lookahead_box,
             gap="12px 24px", flex_wrap="wrap", sizing_mode="stretch_width", stylesheets=[theme.CARD],
             margin=(6, 0), visible=pn.bind(lambda h: not {"draft", "width", "seed", "lookahead"} <= h, hidden))
+
+    @param.depends("model.lookahead", watch=True)
+    def _show_lookahead(self):
+        self.lookahead_on.value = self.model.lookahead != urlstate.LOOKAHEAD_OFF
 
     def __panel__(self):
         return self._layout
@@ -425,11 +432,10 @@ class EmbedCode(pn.viewable.Viewer):
         m = self.model
         self.area = pn.widgets.TextAreaInput(
             label="Embed code for this scenario", rows=3, sizing_mode="stretch_width",
-            stylesheets=[theme.MONO_INPUT], margin=(4, 0),
-            value=pn.bind(self._code, m.param.session, m.param.hidden, self.param.base))
+            stylesheets=[theme.MONO_INPUT], margin=(4, 0))
         self.copy = pn.widgets.Button(label=COPY_LABEL, stylesheets=[theme.BUTTON], margin=(4, 0),
                                       description="Copy an iframe snippet that opens this exact scenario")
-        self.copy.js_on_click(args={"area": self.area, "button": self.copy, "label": COPY_LABEL}, code=COPY_JS)
+        self.copy.js_on_click(args={"area": self.area, "label": COPY_LABEL}, code=COPY_JS)
         help_ = html(
             '<div class="section-title"><h2>Embed this scenario</h2></div><p class="muted small">Paste the '
             'snippet into course notes: it opens this draft, width, seed and step. Add '
@@ -438,9 +444,15 @@ class EmbedCode(pn.viewable.Viewer):
         self._layout = pn.Column(help_, self.area, self.copy, sizing_mode="stretch_width",
                                  stylesheets=[theme.CARD], margin=(6, 0),
                                  visible=pn.bind(shown("embed"), m.param.hidden))
+        self._render()
 
-    def _code(self, session, hidden, base):
-        return urlstate.snippet(base or "", urlstate.write(self.model.scenario(), hidden))
+    # Set by a watcher rather than bound: the copy button's JS callback keeps the
+    # text box for as long as the button lives (Panel's callback registry), so
+    # the box must not hold this view or the model, or no session would be freed.
+    @param.depends("model.session", "model.hidden", "base", watch=True)
+    def _render(self):
+        m = self.model
+        self.area.value = urlstate.snippet(self.base or "", urlstate.write(m.scenario(), m.hidden))
 
     def __panel__(self):
         return self._layout
