@@ -29,11 +29,11 @@ def one_update():
         yield
 
 
-def html(text="", **params):
-    """An HTML pane with the widget's shared stylesheet, stretched to its column."""
+def html(text="", *sheets, **params):
+    """An HTML pane with the base stylesheet plus ``sheets`` (e.g. ``theme.CHIPS``), stretched to its column."""
     params.setdefault("sizing_mode", "stretch_width")
     params.setdefault("margin", 0)
-    return pn.pane.HTML(text, stylesheets=[theme.CSS], **params)
+    return pn.pane.HTML(text, stylesheets=[theme.BASE, *sheets], **params)
 
 
 def field(title, help_text, *widgets, basis="220px"):

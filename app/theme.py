@@ -12,10 +12,11 @@ as ``stylesheets=``. Charts, drawn by Bokeh rather than CSS, use the
 Python colours.
 """
 
+import re
 from pathlib import Path
 
 # Token -> (fill, text on fill, light tint, dark ink for text on the tint).
-# app/styles/widget.css and chip_button.css hold the same four per token (a test checks).
+# app/styles/chips.css and chip_button.css hold the same four per token (a test checks).
 TOKEN_COLOURS = {
     "A": ("#0072B2", "#ffffff", "#e1eef7", "#004a75"),
     "B": ("#E69F00", "#1b1f24", "#fcf0d6", "#6b4a00"),
@@ -52,11 +53,20 @@ STYLES = Path(__file__).resolve().parent / "styles"
 
 
 def stylesheet(name):
-    """The text of ``app/styles/NAME.css``."""
-    return (STYLES / f"{name}.css").read_text(encoding="utf-8")
+    """The text of ``app/styles/NAME.css``, without comments and spare blanks: each pane carries its own copy."""
+    text = (STYLES / f"{name}.css").read_text(encoding="utf-8")
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    text = re.sub(r"\s+", " ", text)
+    return re.sub(r" ?([{};,>]) ?", r"\1", text).replace(": ", ":").strip()
 
 
-CSS = stylesheet("widget")  # every HTML pane: text, chips, caption, inspector, counters
+# HTML panes: BASE always, plus the sheet of what the pane shows.
+BASE = stylesheet("base")
+CHIPS = stylesheet("chips")
+CAPTION = stylesheet("caption")
+INSPECTOR = stylesheet("inspector")
+COUNTERS = stylesheet("counters")
+CSS = "\n".join((BASE, CHIPS, CAPTION, INSPECTOR, COUNTERS))  # all of them (the other tabs' panes)
 CARD = stylesheet("card")  # a white card around a group of controls or panes
 CAPTION_CARD = stylesheet("caption_card")
 BUTTON = stylesheet("button")

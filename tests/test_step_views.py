@@ -448,8 +448,13 @@ def test_other_tabs_are_built_only_when_first_opened(monkeypatch):
     assert built == ["three"], "built once"
 
 
+def test_stylesheets_are_read_from_css_files_without_comments():
+    assert theme.BASE and "/*" not in theme.BASE and "\n" not in theme.BASE
+    assert ".muted{color:#4b5563;}" in theme.BASE
+
+
 def test_stylesheets_live_in_css_files_and_name_the_same_token_colours():
-    sheet = theme.stylesheet("widget") + theme.stylesheet("chip_button")
+    sheet = "".join((theme.STYLES / name).read_text() for name in ("chips.css", "chip_button.css"))
     for token, (fill, on_fill, tint, ink) in theme.TOKEN_COLOURS.items():
         rule = f"--fill: {fill}; --on-fill: {on_fill}; --tint: {tint}; --ink: {ink};"
         assert sheet.count(rule) == 2, token

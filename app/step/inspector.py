@@ -280,7 +280,7 @@ class Inspector(pn.viewable.Viewer):
         self.picker.param.watch(lambda event: self.model.inspect(event.new), "value")
         head = html('<div class="section-title"><h2>Inspector</h2><span class="muted">one position of one '
                     'block, with every number of its test</span></div>')
-        self.body = html(margin=(0, 0, 4, 0), styles={"flex": "1 1 400px", "min-width": "0"})
+        self.body = html("", theme.CHIPS, theme.INSPECTOR, margin=(0, 0, 4, 0), styles={"flex": "1 1 400px", "min-width": "0"})
         self.charts = Charts()
         chart = {"sizing_mode": "stretch_width", "min_width": 240, "margin": (4, 0)}
         # Visibility is toggled on a wrapper: a Bokeh pane hands `visible`

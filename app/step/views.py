@@ -163,8 +163,8 @@ class Caption(pn.viewable.Viewer):
     def __init__(self, **params):
         super().__init__(**params)
         m = self.model
-        self.text = html(pn.bind(caption_html, m.param.session, m.param.happened))
-        self.notice_pane = html(pn.bind(notice_html, m.param.notice), margin=(8, 0, 0, 0),
+        self.text = html(pn.bind(caption_html, m.param.session, m.param.happened), theme.CAPTION)
+        self.notice_pane = html(pn.bind(notice_html, m.param.notice), theme.CAPTION, margin=(8, 0, 0, 0),
                                 visible=pn.bind(bool, m.param.notice))
         self._layout = pn.Column(self.text, self.notice_pane, sizing_mode="stretch_width",
                                  stylesheets=[theme.CAPTION_CARD], margin=(6, 0))
@@ -263,18 +263,18 @@ class TokenStrip(pn.viewable.Viewer):
     def __init__(self, **params):
         super().__init__(**params)
         m = self.model
-        self.output = html(pn.bind(output_html, m.param.session), margin=(0, 0, 6, 0))
+        self.output = html(pn.bind(output_html, m.param.session), theme.CHIPS, margin=(0, 0, 6, 0))
         self.block_title = html(pn.bind(block_title_html, m.param.session), margin=(6, 0, 0, 0))
         # Flex order places the extra chip (and its arrow) right after the proposal it belongs to.
         self.pool = [Chip(m, order=2 * i) for i in range(POOL)]
         self.extra = Chip(m, order=1)
-        self.joiner = html("", align="center", margin=(0, 6), visible=False,
+        self.joiner = html("", theme.CHIPS, align="center", margin=(0, 6), visible=False,
                            sizing_mode=None, styles={"order": "1"})
         self.chips = pn.FlexBox(*(c.button for c in self.pool), self.joiner, self.extra.button,
                                 flex_wrap="wrap", align_items="center", gap="6px 10px",
                                 sizing_mode="stretch_width", margin=(2, 0))
         self.note = html(pn.bind(block_notes_html, m.param.session), margin=(4, 0, 0, 0))
-        self._legend = html(legend_html(), margin=(10, 0, 0, 0))
+        self._legend = html(legend_html(), theme.CHIPS, margin=(10, 0, 0, 0))
         self._layout = pn.Column(self.output, self.block_title, self.chips, self.note, self._legend,
                                  sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0))
         self._render_chips()
@@ -358,7 +358,7 @@ class Counters(pn.viewable.Viewer):
     def __init__(self, **params):
         super().__init__(**params)
         m = self.model
-        self.html = html(pn.bind(counters_html, m.param.session))
+        self.html = html(pn.bind(counters_html, m.param.session), theme.COUNTERS)
         self._layout = pn.Column(self.html, sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0),
                                  visible=pn.bind(shown("counters"), m.param.hidden),
                                  styles={"flex": "1 1 340px", "min-width": "0"})
