@@ -7,7 +7,8 @@
 2. Click to updated text in Chromium against ``panel serve app/main.py``:
    the time from a click on "Next step" until the caption shows the new
    sentence, measured in the page with ``performance.now()``; median over 20
-   clicks.
+   clicks; and how many PATCH-DOC messages the server sends per click (read
+   from the page's websocket frames).
 
 Run: ``.venv/bin/python bench/bench_ui.py`` from the project root.
 """
@@ -161,10 +162,17 @@ def browser_figures():
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
             page = browser.new_page(viewport={"width": 1200, "height": 900})
+            patches = []
+
+            def on_socket(ws):
+                ws.on("framereceived", lambda frame: patches.append(1)
+                      if isinstance(frame, str) and "PATCH-DOC" in frame else None)
+
+            page.on("websocket", on_socket)
             page.goto(url + "?draft=biased&width=3&seed=1")
             page.get_by_role("button", name="Next step", exact=True).wait_for(state="visible")
             page.wait_for_timeout(500)
-            times = []
+            times, per_click = [], []
             page.evaluate(CLICK_JS, "Next step")  # warm-up, not counted
             while len(times) < CLICKS:
                 # Let the rest of the update (button states, charts) land before the next click.
@@ -172,13 +180,18 @@ def browser_figures():
                 if page.get_by_role("button", name="Next step", exact=True).is_disabled():
                     page.evaluate(CLICK_JS, "Reset")
                     continue
+                patches.clear()
                 times.append(page.evaluate(CLICK_JS, "Next step"))
+                page.wait_for_timeout(250)
+                per_click.append(len(patches))
             browser.close()
     finally:
         proc.terminate()
         proc.wait(timeout=10)
     print(f"click to updated text (Chromium, panel serve, {CLICKS} clicks of Next step): "
           f"median {statistics.median(times):.0f} ms, min {min(times):.0f} ms, max {max(times):.0f} ms")
+    print(f"PATCH-DOC messages per click (panel serve): median {statistics.median(per_click):.0f}, "
+          f"max {max(per_click)}")
 
 
 if __name__ == "__main__":
