@@ -223,11 +223,18 @@ def test_before_verify_the_chart_shows_only_the_drafts_q_and_a_bonus_only_the_ta
     assert charts.pq_source.data["value"] == [float(x) for x in view.model.session.pending.bonus.p]
 
 
+def test_the_picker_says_there_is_nothing_to_inspect_before_draft(view):
+    assert view.inspector.picker.value == "Nothing to inspect yet" and view.inspector.picker.disabled
+    click(view.actions.buttons["draft"])
+    view.model.inspect(None)
+    assert view.inspector.picker.value == "Pick a position" and not view.inspector.picker.disabled
+
+
 def test_picking_a_position_from_the_list_opens_it():
     view = biased_view()
     click(view.actions.buttons["draft"])
     picker = view.inspector.picker
-    assert len([v for v in picker.options.values() if v is not None]) == 3
+    assert len([v for v in picker.options.values() if isinstance(v, tuple)]) == 3
     picker.value = (0, 2)
     assert view.model.focus == (0, 2)
     assert "position 3" in text(view.inspector.body.object)

@@ -275,9 +275,10 @@ class Inspector(pn.viewable.Viewer):
 
     def __init__(self, **params):
         super().__init__(**params)
-        self.picker = pn.widgets.Select(label="Inspect a position", options={NOTHING: None}, disabled=True,
+        # NOTHING and PICK are their own values: a Select cannot show an option whose value is None.
+        self.picker = pn.widgets.Select(label="Inspect a position", options=[NOTHING], value=NOTHING, disabled=True,
                                         sizing_mode="stretch_width", max_width=520, margin=(4, 0, 8, 0))
-        self.picker.param.watch(lambda event: self.model.inspect(event.new), "value")
+        self.picker.param.watch(self._picked, "value")
         head = html('<div class="section-title"><h2>Inspector</h2><span class="muted">one position of one '
                     'block, with every number of its test</span></div>')
         self.body = html("", theme.CHIPS, theme.INSPECTOR, margin=(0, 0, 4, 0), styles={"flex": "1 1 400px", "min-width": "0"})
@@ -299,6 +300,9 @@ class Inspector(pn.viewable.Viewer):
             sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0))
         self._render()
 
+    def _picked(self, event):
+        self.model.inspect(None if event.new in (NOTHING, PICK) else event.new)
+
     @param.depends("model.session", "model.focus", watch=True)
     def _render(self):
         m = self.model
@@ -306,12 +310,12 @@ class Inspector(pn.viewable.Viewer):
         if positions:
             options = dict(positions)
             if m.focus not in options.values():
-                options = {PICK: None, **options}
+                options = {PICK: PICK, **options}
             # Options and value together, so the picker's own watcher sees only the final value.
-            self.picker.param.update(options=options, value=m.focus if m.focus in options.values() else None,
+            self.picker.param.update(options=options, value=m.focus if m.focus in options.values() else PICK,
                                      disabled=False)
         else:
-            self.picker.param.update(options={NOTHING: None}, value=None, disabled=True)
+            self.picker.param.update(options=[NOTHING], value=NOTHING, disabled=True)
         # The charts are plain Bokeh models changed in place. Panel runs a
         # click's callback without Bokeh's document lock, so their changes
         # must be sent the way Panel sends its own (`unlocked`); in the
