@@ -49,12 +49,12 @@ def step_tab(model):
 
 
 def exact_tab(model):
-    from app.exact_tab import ExactTab  # imported when the tab is first opened
+    from app.exact import ExactTab  # imported when the tab is first opened
     return ExactTab(session_model=model)
 
 
 def payoff_tab(model):
-    from app.payoff_tab import PayoffTab  # imported when the tab is first opened
+    from app.payoff import PayoffTab  # imported when the tab is first opened
     return PayoffTab(session_model=model)
 
 

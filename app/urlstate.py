@@ -17,12 +17,12 @@ exponents before anything is converted: ``?lookahead=1e999999999`` would
 otherwise make ``Fraction`` build a billion-digit integer.
 """
 
-import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from urllib.parse import parse_qsl, urlencode
 
 import core
+from core.numbers import parse_fraction
 
 # JavaScript numbers are exact up to 2**53 - 1; the seed box is a browser
 # number field, so seeds stay below that (and within core's own limit).
@@ -41,21 +41,16 @@ LOOKAHEADS = (LOOKAHEAD_OFF,) + THRESHOLDS
 
 
 MAX_CHARS = 40  # the longest number a link may spell (a seed up to 2**53 has 16 digits)
-_NUMBER = re.compile(r"[0-9]+(\.[0-9]+)?(/[0-9]+)?")
 
 
 def _number(text):
     """An exact Fraction for ``text`` ("3", "0.5", "1/5"); ValueError for anything else.
 
-    Short plain decimals and fractions only: no sign, no exponent, at most
-    ``MAX_CHARS`` characters, so parsing stays instant whatever a link holds.
+    ``core.numbers`` is the one bounded reader of numbers from outside: it
+    refuses exponents and long text before any arithmetic starts, so a
+    link is read at once whatever it holds.
     """
-    if len(text) > MAX_CHARS or not _NUMBER.fullmatch(text):
-        raise ValueError("not a short plain number")
-    try:
-        return Fraction(text)
-    except ZeroDivisionError:
-        raise ValueError("division by zero") from None
+    return parse_fraction(text, name="the link's value", max_chars=MAX_CHARS)
 
 
 @dataclass(frozen=True)

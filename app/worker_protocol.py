@@ -69,6 +69,8 @@ async def start(location_json: str, cdn_root: str | None = None, entry: str = EN
     from panel.io.pyodide import init_doc, write_doc
 
     init_doc()
+    from app import urlstate
+    urlstate.tolerate_long_query_values()  # before Panel parses the link's query
     set_location(location_json)
     runpy.run_module(entry, run_name="__main__")
     return await write_doc()

@@ -24,7 +24,7 @@ import sys, time
 import panel as pn
 import bokeh.models
 from bokeh.document import Document
-from app.model import Model
+from app.step.model import StepModel as Model
 if sys.argv[2] == "packages":
     from app.exact import ExactTab
     from app.payoff import PayoffTab

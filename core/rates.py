@@ -22,6 +22,7 @@ from typing import Optional
 import toy_tables
 from toy_tables import TOKENS
 
+from . import drafts
 from .config import Config
 from .exact import block_outcomes
 from .payoff import _drafted, alpha, long_run, stationary
@@ -151,5 +152,6 @@ def rates(draft, width, lookahead=None, variant="exact"):
                 nxt[c.token] += mass
         kept.append(kept_here)
         at = nxt
-    steps = sum(starts[s] * _drafted(draft, variant, width, s, lookahead) for s in TOKENS)
+    drafter = drafts.setup(draft).drafter
+    steps = sum(starts[s] * _drafted(variant, drafter, width, s, lookahead) for s in TOKENS)
     return Rates(draft, width, lookahead, alpha(draft), visits(), starts, tuple(reached), tuple(kept), steps)

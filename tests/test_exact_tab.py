@@ -30,7 +30,7 @@ from app.exact import ExactTab
 from app.exact.model import CHUNK, CalculatorModel, ExactModel
 from app.exact.views import PRESETS, Calculator
 from app.exact.words import LEVEL, draw_uses
-from app.model import Model
+from app.step.model import StepModel as Model
 
 
 def text(html):
@@ -82,7 +82,7 @@ def test_a_dynamic_tab_is_computed_when_first_opened_and_only_then():
 def test_importing_and_building_both_tabs_loads_no_bokeh_plotting():
     """The first tab does not pay for bokeh.plotting at start-up; the charts import it when shown."""
     probe = ("import sys; from app.exact import ExactTab; from app.payoff import PayoffTab; "
-             "from app.model import Model; m = Model(); ExactTab(session_model=m); PayoffTab(session_model=m); "
+             "from app.step.model import StepModel as Model; m = Model(); ExactTab(session_model=m); PayoffTab(session_model=m); "
              "print('bokeh.plotting' in sys.modules); ExactTab().activate(); print('bokeh.plotting' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "True"]

@@ -18,7 +18,7 @@ import toy_tables
 from core import display, passes, payoff
 from core.variants import VARIANTS
 
-from app.model import Model
+from app.step.model import StepModel as Model
 from app.payoff import PayoffTab
 from app.payoff.model import PayoffModel, fraction
 from app.payoff.views import COMPUTING, Curves
