@@ -58,7 +58,7 @@ def chromium():
         browser.close()
 
 
-def click_and_settle(visit: Visit, name: str, quiet_ms: int = 150):
+def click_and_settle(visit: Visit, name: str, quiet_ms: int = 100):
     visit.page.evaluate("window.specstepWorker.specstepLog.length = 0")
     visit.button(name).click()
     visit.page.wait_for_function(SETTLED_JS, arg=quiet_ms, polling=50, timeout=30_000)
