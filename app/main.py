@@ -6,10 +6,13 @@ page by build.py, so: no threads, no module-level global named ``state``
 marked ``.servable()``.
 
 Tabs are built when first opened: ``TABS`` names a factory per tab, and
-every tab but the first is a lazy ``ParamFunction`` inside a dynamic
-``pn.Tabs``, so nothing of "Why it is exact" or "When it pays off" is
-imported, constructed or computed (nor pre-rendered into the static page)
-before a reader opens it.
+every tab but the first starts as a small placeholder that ``open_tab``
+fills, in a task of its own, the first time the reader opens it. So nothing
+of "Why it is exact" or "When it pays off" is imported, constructed or
+computed (nor pre-rendered into the static page) before a reader opens it.
+A plain placeholder filled once, rather than ``pn.Tabs(dynamic=True)``, keeps
+each tab's models alive after it is first built: switching tabs sends one
+``active`` change, never a rebuilt tab.
 
 The URL holds the scenario (``?draft=biased&width=3&seed=1``; see
 ``app/urlstate.py``) and ``link_url`` is its one reader and writer. It reads
@@ -107,11 +110,25 @@ def page_address(href):
     return (href or "").split("#")[0].split("?")[0]
 
 
-def lazy(make, model):
-    """A tab's content, built the first time the (dynamic) tabs show it."""
-    def build():
-        return make(model)
-    return pn.param.ParamFunction(build, lazy=True, sizing_mode="stretch_width", margin=0)
+class LazyTab:
+    """A tab's placeholder until first opened; then the tab itself, built once."""
+
+    def __init__(self, title, make):
+        self.make = make
+        self.built = False
+        self.holder = html(f'<p class="muted">Opening “{theme.esc(title)}”…</p>', margin=(12, 0))
+        self.layout = pn.Column(self.holder, sizing_mode="stretch_width", margin=0)
+
+    def open(self, model):
+        """Build the tab in a task of its own, after the click that opened it has been handled."""
+        if self.built:
+            return
+        self.built = True
+
+        async def build():
+            self.layout.objects = [self.make(model)]
+
+        pn.state.execute(build)
 
 
 def build_page():
@@ -122,8 +139,15 @@ def build_page():
     step = first(model)
     if location is not None:
         step.embed.base = pn.bind(page_address, location.param.href)
-    tabs = pn.Tabs((first_title, step), *((title, lazy(make, model)) for title, make in rest),
-                   dynamic=True, sizing_mode="stretch_width", margin=(8, 0, 0, 0), stylesheets=[theme.TABS])
+    lazy = [LazyTab(title, make) for title, make in rest]
+    tabs = pn.Tabs((first_title, step), *((title, tab.layout) for (title, _), tab in zip(rest, lazy)),
+                   sizing_mode="stretch_width", margin=(8, 0, 0, 0), stylesheets=[theme.TABS])
+
+    def open_tab(event):
+        if event.new >= 1:
+            lazy[event.new - 1].open(model)
+
+    tabs.param.watch(open_tab, "active")
     header = html(f'<h1>{theme.esc(TITLE)}</h1><p class="intro">{theme.esc(INTRO)}</p>', margin=(4, 0, 0, 0),
                   visible=pn.bind(lambda hidden: "intro" not in hidden, model.param.hidden))
     return pn.Column(header, tabs, writer, sizing_mode="stretch_width", margin=0,

@@ -445,10 +445,10 @@ def test_other_tabs_are_built_only_when_first_opened(monkeypatch):
         page.server_doc(doc)
     assert built == [], "nothing of the other tabs is built for the first render"
     tabs = next(obj for obj in page.select(pn.Tabs))
-    assert tabs.dynamic
     with set_curdoc(doc):
         tabs.active = 2
     assert built == ["three"]
+    assert "three for seed 0" in str(tabs[2].objects[0].object), "the placeholder gave way to the tab"
     with set_curdoc(doc):
         tabs.active = 0
         tabs.active = 2
