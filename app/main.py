@@ -1,14 +1,26 @@
 """The page: title, introduction and tabs; the one wiring file.
 
-Served with ``panel serve app/main.py`` and compiled by ``panel convert`` into
-a Pyodide worker page, so: no threads, no file I/O, no module-level global
-named ``state`` (the converted worker overwrites it), and the page is built
-in ``build_page`` and marked ``.servable()``.
+Served with ``panel serve app/main.py`` and compiled into a Pyodide worker
+page by build.py, so: no threads, no module-level global named ``state``
+(the worker overwrites it), and the page is built in ``build_page`` and
+marked ``.servable()``.
+
+Tabs are built when first opened: ``TABS`` names a factory per tab, and
+every tab but the first starts as a small placeholder that ``open_tab``
+fills, in a task of its own, the first time the reader opens it. So nothing
+of "Why it is exact" or "When it pays off" is imported, constructed or
+computed (nor pre-rendered into the static page) before a reader opens it.
+A plain placeholder filled once, rather than ``pn.Tabs(dynamic=True)``, keeps
+each tab's models alive after it is first built: switching tabs sends one
+``active`` change, never a rebuilt tab.
 
 The URL holds the scenario (``?draft=biased&width=3&seed=1``; see
-``app/urlstate.py``). With ``panel serve`` the query is known when the page
-is built; in the Pyodide worker it arrives after the first render, so the
-location's ``search`` is watched as well.
+``app/urlstate.py``) and ``link_url`` is its one reader and writer. It reads
+the raw query string once (and again if the browser's location reaches the
+Pyodide worker after the first render), and writes it with
+``history.replaceState`` in the page: a control change never adds a
+history entry (in an iframe, none to the host page either), so Back leaves
+the widget rather than showing another scenario's URL over this one.
 """
 
 import os
@@ -23,10 +35,9 @@ except ImportError:
 import panel as pn
 
 from app import theme, urlstate
-from app.exact_tab import ExactTab
-from app.model import Model
-from app.payoff_tab import PayoffTab
-from app.step_tab import StepView
+from app.parts import html
+from app.step.model import StepModel
+from app.step.views import StepView
 
 TITLE = "Speculative decoding, one block at a time"
 INTRO = (
@@ -35,86 +46,112 @@ INTRO = (
     "comes from three toy tokens, A, B and C, and a seeded random draw, so you can check each decision by hand."
 )
 
-# One line per tab: (title, factory). A factory gets the page's Model (the
-# trace of "Step through a block") and returns a viewable; for example
-#     ("Why it is exact", lambda model: ExactTab(session_model=model)),
+
+def step_tab(model):
+    return StepView(model=model)
+
+
+def exact_tab(model):
+    from app.exact import ExactTab  # imported when the tab is first opened
+    return ExactTab(session_model=model)
+
+
+def payoff_tab(model):
+    from app.payoff import PayoffTab  # imported when the tab is first opened
+    return PayoffTab(session_model=model)
+
+
+# One line per tab: (title, factory). A factory gets the page's StepModel (the
+# trace of "Step through a block") and returns a viewable.
 TABS = (
-    ("Step through a block", lambda model: StepView(model=model)),
-    ("Why it is exact", lambda model: ExactTab(session_model=model)),
-    ("When it pays off", lambda model: PayoffTab(session_model=model)),
+    ("Step through a block", step_tab),
+    ("Why it is exact", exact_tab),
+    ("When it pays off", payoff_tab),
 )
 
+# Runs in the page whenever the address the model describes changes.
+REPLACE_URL_JS = ("if (source.value) { window.history.replaceState(window.history.state, '', "
+                  "source.value + window.location.hash); }")
+
 pn.extension(global_css=[theme.PAGE_CSS])
+urlstate.tolerate_long_query_values()
 
 
 def link_url(model, location):
-    """Keep the scenario and the URL in step (read on load, write on control changes)."""
-    if location is None:
-        return
-    written = {"search": None, "applying": False}
+    """Make the URL and the scenario agree; return the (hidden) widget that writes the address.
 
-    def apply(search):
-        if not search or search == written["search"]:
-            return
-        written["search"] = search
-        url = urlstate.read(search)
-        if not url.given:
-            return  # the query belongs to someone else (another tab, a tracker)
-        written["applying"] = True
-        try:
+    Reads: the location's raw ``search`` on load, and whenever it changes
+    (in the worker it can arrive after the first render); a query with
+    none of our keys is left to its owner. Writes: the scenario, hide flags
+    and every key that is not ours, through ``history.replaceState``.
+    """
+    seen = {"search": location.search if location is not None else ""}
+
+    def read(search):
+        seen["search"] = search or ""
+        url = urlstate.read(seen["search"])
+        if url.given:
             model.open_link(url)
-        finally:
-            written["applying"] = False
 
-    def on_scenario(*events):
-        if written["applying"]:
+    def address(session, hidden):
+        return urlstate.write(dict(model.scenario(), steps=0), hidden, seen["search"])
+
+    writer = pn.widgets.TextInput(label="address", visible=False,
+                                  value=pn.bind(address, model.param.session, model.param.hidden))
+    writer.jscallback(value=REPLACE_URL_JS)
+    if location is not None:
+        read(location.search)
+        location.param.watch(lambda event: read(event.new), "search")
+    return writer
+
+
+def page_address(href):
+    """The page's address without query or fragment (the embed snippet adds its own query)."""
+    return (href or "").split("#")[0].split("?")[0]
+
+
+class LazyTab:
+    """A tab's placeholder until first opened; then the tab itself, built once."""
+
+    def __init__(self, title, make):
+        self.make = make
+        self.built = False
+        self.holder = html(f'<p class="muted">Opening “{theme.esc(title)}”…</p>', margin=(12, 0))
+        self.layout = pn.Column(self.holder, sizing_mode="stretch_width", margin=0)
+
+    def open(self, model):
+        """Build the tab in a task of its own, after the click that opened it has been handled."""
+        if self.built:
             return
-        values = dict(model.scenario(), steps=0)
-        search = urlstate.write(values, model.hidden, location.search)
-        if search != location.search:
-            written["search"] = search
-            location.search = search
+        self.built = True
 
-    apply(location.search)
-    location.param.watch(lambda event: apply(event.new), "search")
-    model.param.watch(on_scenario, ["draft", "width", "seed", "lookahead"])
+        async def build():
+            self.layout.objects = [self.make(model)]
 
-
-def header(model):
-    intro = pn.pane.HTML(
-        f'<h1 style="font-size:1.7rem;letter-spacing:-0.02em;margin:0 0 6px">{theme.esc(TITLE)}</h1>'
-        f'<p style="max-width:62em;font-size:1.02rem" class="intro">{theme.esc(INTRO)}</p>',
-        stylesheets=[theme.CSS], sizing_mode="stretch_width", margin=(4, 0, 0, 0),
-    )
-
-    def hide(*events):
-        intro.visible = "intro" not in model.hidden
-
-    model.param.watch(hide, "hidden")
-    hide()
-    return intro
+        pn.state.execute(build)
 
 
 def build_page():
-    model = Model()
+    model = StepModel()
     location = pn.state.location
-    link_url(model, location)
-    pn.config.exception_handler = model.report_error
-    views = [(title, make(model)) for title, make in TABS]
-    step = views[0][1]
+    writer = link_url(model, location)
+    (first_title, first), *rest = TABS
+    step = first(model)
     if location is not None:
-        def set_base(*events):
-            step.embed.base = (location.href or "").split("#")[0].split("?")[0]
-        location.param.watch(set_base, "href")
-        set_base()
-    tabs = pn.Tabs(*views, sizing_mode="stretch_width", margin=(8, 0, 0, 0), dynamic=False,
-                   stylesheets=[theme.TABS])
-    return pn.Column(
-        header(model), tabs,
-        sizing_mode="stretch_width", margin=0,
-        styles={"max-width": "1200px", "margin": "0 auto", "padding": "12px clamp(6px, 2vw, 16px) 32px",
-                "box-sizing": "border-box"},
-    )
+        step.embed.base = pn.bind(page_address, location.param.href)
+    lazy = [LazyTab(title, make) for title, make in rest]
+    tabs = pn.Tabs((first_title, step), *((title, tab.layout) for (title, _), tab in zip(rest, lazy)),
+                   sizing_mode="stretch_width", margin=(8, 0, 0, 0), stylesheets=[theme.TABS])
+
+    def open_tab(event):
+        if event.new >= 1:
+            lazy[event.new - 1].open(model)
+
+    tabs.param.watch(open_tab, "active")
+    header = html(f'<h1>{theme.esc(TITLE)}</h1><p class="intro">{theme.esc(INTRO)}</p>', margin=(4, 0, 0, 0),
+                  visible=pn.bind(lambda hidden: "intro" not in hidden, model.param.hidden))
+    return pn.Column(header, tabs, writer, sizing_mode="stretch_width", margin=0,
+                     stylesheets=[theme.PAGE_COLUMN])
 
 
 build_page().servable(title=TITLE)

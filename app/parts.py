@@ -1,4 +1,6 @@
-"""Small pieces every view shares: a labelled control and the figures' look."""
+"""Small pieces every view shares: one update per click, a labelled control, HTML panes, the charts' look."""
+
+from contextlib import contextmanager
 
 import panel as pn
 
@@ -8,24 +10,55 @@ from . import theme
 DRAFT_OPTIONS = {"Aligned": "aligned", "Biased": "biased"}
 
 
+@contextmanager
+def one_update():
+    """Send everything changed inside as one update to the page.
+
+    Under ``panel serve`` that is ``pn.io.hold()``: Panel collects the
+    document's events and writes them as one message. In the Pyodide worker
+    (a document with no server session) the worker's protocol already sends
+    a callback's events as one patch (``app/worker_protocol.py``), and a
+    Bokeh hold released there would replay every change through Panel's
+    change handlers, so nothing is held.
+    """
+    doc = pn.state.curdoc
+    if doc is not None and doc.session_context is not None:
+        with pn.io.hold(doc):
+            yield
+    else:
+        yield
+
+
+def html(text="", *sheets, **params):
+    """An HTML pane with the base stylesheet plus ``sheets`` (e.g. ``theme.CHIPS``), stretched to its column."""
+    params.setdefault("sizing_mode", "stretch_width")
+    params.setdefault("margin", 0)
+    return pn.pane.HTML(text, stylesheets=[theme.BASE, *sheets], **params)
+
+
 def field(title, help_text, *widgets, basis="220px"):
     """A control with its name in bold and one line of help above it; shrinks and wraps in a FlexBox."""
-    head = f'<div style="font-weight:600;font-size:0.92rem">{theme.esc(title)}</div>'
+    head = f'<div class="field-title">{theme.esc(title)}</div>'
     if help_text:
-        head += f'<div class="muted small" style="line-height:1.35">{theme.esc(help_text)}</div>'
-    label = pn.pane.HTML(head, stylesheets=[theme.CSS], sizing_mode="stretch_width", margin=(0, 5))
+        head += f'<div class="field-help">{theme.esc(help_text)}</div>'
+    label = html(head, margin=(0, 5))
     return pn.Column(label, *widgets, margin=0, styles={"flex": f"1 1 {basis}", "min-width": "0"})
 
 
 def style_figure(fig):
-    """Quiet axes, readable labels, no toolbar: the look of every Bokeh chart on the page."""
+    """Quiet axes, readable labels, no toolbar: the look of every Bokeh chart on the page.
+
+    Works on a ``bokeh.plotting.figure`` and on a bare ``bokeh.models.Plot``
+    with its axes and grids added.
+    """
     fig.toolbar_location = None
     fig.background_fill_color = "#ffffff"
     fig.border_fill_color = "#ffffff"
     fig.outline_line_color = None
-    fig.title.text_font_size = "14px"
-    fig.title.text_color = theme.INK
-    fig.title.text_font_style = "bold"
+    if fig.title is not None:
+        fig.title.text_font_size = "14px"
+        fig.title.text_color = theme.INK
+        fig.title.text_font_style = "bold"
     for axis in (fig.xaxis, fig.yaxis):
         axis.axis_label_text_font_size = "12px"
         axis.axis_label_text_font_style = "normal"

@@ -11,6 +11,10 @@ default and ``read`` returns a one-line notice for the page. Notices never
 repeat what the URL carried (they name the setting, not its value), and the
 page shows them as plain text, so nothing from a URL is ever rendered as HTML.
 Keys this table does not know are left alone: other tabs may own them.
+
+Every number goes through ``_number``, which refuses long text and
+exponents before anything is converted: ``?lookahead=1e999999999`` would
+otherwise make ``Fraction`` build a billion-digit integer.
 """
 
 from dataclasses import dataclass, field
@@ -18,6 +22,7 @@ from fractions import Fraction
 from urllib.parse import parse_qsl, urlencode
 
 import core
+from core.numbers import parse_fraction
 
 # JavaScript numbers are exact up to 2**53 - 1; the seed box is a browser
 # number field, so seeds stay below that (and within core's own limit).
@@ -33,6 +38,19 @@ STEPS_MAX = 3 * core.MAX_TOKENS
 LOOKAHEAD_OFF = "off"
 THRESHOLDS = tuple(f"0.{i}0" for i in range(1, 10))
 LOOKAHEADS = (LOOKAHEAD_OFF,) + THRESHOLDS
+
+
+MAX_CHARS = 40  # the longest number a link may spell (a seed up to 2**53 has 16 digits)
+
+
+def _number(text):
+    """An exact Fraction for ``text`` ("3", "0.5", "1/5"); ValueError for anything else.
+
+    ``core.numbers`` is the one bounded reader of numbers from outside: it
+    refuses exponents and long text before any arithmetic starts, so a
+    link is read at once whatever it holds.
+    """
+    return parse_fraction(text, name="the link's value", max_chars=MAX_CHARS)
 
 
 @dataclass(frozen=True)
@@ -59,21 +77,18 @@ class Prop:
             value = text.strip().lower()
             if value in self.choices:
                 return value
-            try:
-                number = Fraction(value)
-            except (ValueError, ZeroDivisionError):
-                raise ValueError(text) from None
+            number = _number(value)
             match = [c for c in self.choices if c != LOOKAHEAD_OFF and Fraction(c) == number]
             if not match:
                 raise ValueError(text)
             return match[0]
         value = text.strip()
-        if not value.isdigit() or not value.isascii():
+        if not (value.isascii() and value.isdigit()):
             raise ValueError(text)
-        number = int(value)
+        number = _number(value)
         if not self.low <= number <= self.high:
             raise ValueError(text)
-        return number
+        return int(number)
 
     def format(self, value):
         return str(value)
@@ -167,3 +182,41 @@ def write(values, hidden=(), search=""):
         if name in hidden:
             pairs.append((name + HIDE_SUFFIX, "1"))
     return "?" + urlencode(pairs + others)
+
+
+EMBED_TITLE = "Speculative decoding, one block at a time"
+EMBED_HEIGHT = 1900  # px: the step view at desktop width; a taller page scrolls inside the frame
+
+
+def snippet(base, query):
+    """The iframe HTML for ``base`` (page address, no query) and ``query`` ("?draft=...")."""
+    # Quotes and angle brackets are escaped; "&" stays readable (valid in HTML5 attributes).
+    src = (base + query).replace('"', "%22").replace("<", "%3C").replace(">", "%3E")
+    return (f'<iframe src="{src}" title="{EMBED_TITLE}" width="100%" height="{EMBED_HEIGHT}" '
+            f'style="border:0;max-width:1200px" loading="lazy"></iframe>')
+
+
+def tolerate_long_query_values():
+    """Make Panel's own query parsing unable to stop the page.
+
+    Panel's ``Location`` turns every query value made of digits into an
+    ``int`` whenever the URL changes (``panel.util.parse_query``), and
+    Python refuses more than 4,300 digits: a tracker's ``?utm_id=`` with a
+    long number would raise before any of our code runs. The app reads the
+    raw ``search`` string itself (``read``), so Panel's parsed copy only has
+    to not raise: on a ValueError it gets the values as plain strings.
+    """
+    from panel.io import location
+
+    parse = location.parse_query
+    if getattr(parse, "tolerant", False):
+        return
+
+    def parse_query(query):
+        try:
+            return parse(query)
+        except ValueError:
+            return dict(_query(query))
+
+    parse_query.tolerant = True
+    location.parse_query = parse_query

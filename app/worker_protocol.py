@@ -69,6 +69,8 @@ async def start(location_json: str, cdn_root: str | None = None, entry: str = EN
     from panel.io.pyodide import init_doc, write_doc
 
     init_doc()
+    from app import urlstate
+    urlstate.tolerate_long_query_values()  # before Panel parses the link's query
     set_location(location_json)
     runpy.run_module(entry, run_name="__main__")
     return await write_doc()
@@ -151,7 +153,9 @@ class _PanelWorkerApi:
         import pyodide.ffi
 
         patch, buffers = self.module._process_document_events(doc, events)
-        patch = pyodide.ffi.to_js(patch, dict_converter=self.module._dict_converter)
+        # Through JSON text, not to_js: to_js makes a BigInt of an int as large as a
+        # seed box's bound (2**53 - 1), and BokehJS cannot read a BigInt in a patch.
+        patch = js.JSON.parse(json.dumps(patch))
         return patch, js.Map.new(js.Object.entries(pyodide.ffi.to_js(buffers)))
 
     def decode(self, patch):

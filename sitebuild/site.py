@@ -179,7 +179,7 @@ def fill(template: str, values: dict, required=None) -> str:
 def embed_snippet(title: str) -> str:
     """The iframe snippet for the example scenario, as the widget's own "Copy embed code" writes it."""
     try:
-        from app.embed import snippet
+        from app.urlstate import snippet
         return snippet("index.html", EXAMPLE_QUERY)
     except (ImportError, AttributeError, TypeError):
         return (f'<iframe src="index.html{EXAMPLE_QUERY}" title="{html_lib.escape(title)}" width="100%" '

@@ -215,7 +215,7 @@ def test_the_loader_knows_the_timeout_and_the_pre_rendered_scenario(built):
 def test_embed_page_shows_the_snippet_for_the_example_scenario(built):
     import html as html_lib
 
-    from app.embed import snippet as app_snippet
+    from app.urlstate import snippet as app_snippet
 
     page = built.text("embed.html")
     assert f'<iframe id="example" src="index.html{EXAMPLE}"' in page

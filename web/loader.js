@@ -1,26 +1,49 @@
 // Starts the app's Python in a web worker and tells the reader, in plain words,
-// what is loading and what went wrong if it cannot start.
+// what is loading, step by step, and what went wrong if it cannot start.
 //
-// Written by build.py from web/loader.js; it replaces the worker handler of Panel's
+// Written by the build from web/loader.js; it replaces the worker handler of Panel's
 // converted page (panel/_templates/pyodide_handler.js), whose render/patch protocol
 // it keeps. Until the worker has rendered, the pre-rendered widget stays on screen,
-// readable but inert (a click on it could do nothing yet).
+// readable but inert (a click on it could do nothing yet) — unless the URL asks for
+// another scenario than the pre-rendered one: then its numbers would be wrong, so a
+// placeholder names the link's scenario instead.
+//
+// Everything shown here is set with textContent: text from the URL is never HTML.
 "use strict";
 (function () {
   const CONFIG = @@CONFIG@@;
-  // Tests may shorten the wait for the runtime: window.specstepLoadTimeoutMs = 2000.
+  // Tests may shorten the limits: window.specstepLoadTimeoutMs = 2000 (the download),
+  // window.specstepStageLimitsMs = {app: 2000} (any step, by the stage that starts it).
   const timeoutMs = Number(window.specstepLoadTimeoutMs) > 0 ? Number(window.specstepLoadTimeoutMs) : CONFIG.loadTimeoutMs;
-  const seconds = Math.round(timeoutMs / 1000);
   const where = CONFIG.pyodideHost ? `from ${CONFIG.pyodideHost}` : "from this site";
 
-  const STEPS = {
-    start: "Starting the interactive version…",
-    runtime: `Step 1 of 3: downloading Python for your browser (Pyodide, about 12 MB ${where}; a later visit loads it from the cache)…`,
-    "runtime-ready": "Step 2 of 3: Python is ready; installing the packages the widget needs…",
-    packages: "Step 2 of 3: installing the packages the widget needs (numbers, charts and the widget itself)…",
-    app: "Step 3 of 3: starting the widget…",
-  };
+  // The worker reports stages; each belongs to one of four steps the reader sees.
+  // A step has a time limit: the download keeps the build's --load-timeout (a slow
+  // network), the others get generous limits of their own.
+  const STEPS = [
+    { number: 1, stages: ["start", "runtime"], limitMs: timeoutMs,
+      text: `downloading Python for your browser (Pyodide, about 12 MB ${where}; a later visit loads it from the cache)…` },
+    { number: 2, stages: ["runtime-start"], limitMs: 60_000,
+      text: "starting Python (your browser compiles it; this takes a few seconds)…" },
+    { number: 3, stages: ["runtime-ready", "packages"], limitMs: Math.max(60_000, 2 * timeoutMs),
+      text: "loading the packages the widget needs (numbers, charts and the widget itself)…" },
+    { number: 4, stages: ["app"], limitMs: 90_000,
+      text: "building the widget…" },
+  ];
+  const overrides = window.specstepStageLimitsMs || {};
+  function limitOf(step) {
+    for (const name of step.stages) {
+      if (Number(overrides[name]) > 0) return Number(overrides[name]);
+    }
+    return step.limitMs;
+  }
+  function stepOf(stage) {
+    return STEPS.find((step) => step.stages.includes(stage)) || null;
+  }
+
   const PREVIEW = "What you see below is a preview: its buttons respond once this is done.";
+  const RELOAD = "Reload the page";
+  const STILL_TRYING = "The page keeps trying and switches on by itself if this finishes.";
 
   const PROBLEMS = {
     runtime: {
@@ -29,10 +52,23 @@
         "ask whoever hosts this page to host a copy of Pyodide with it (the build's --pyodide-url option).",
     },
     timeout: {
-      what: `Python did not finish downloading within ${seconds} seconds, so the widget cannot run yet.`,
-      todo: "The page keeps trying and switches on by itself if the download completes. If nothing happens, " +
-        "check that you are online and reload the page; if your network blocks the download site, " +
-        "ask whoever hosts this page to host a copy of Pyodide with it (the build's --pyodide-url option).",
+      what: (s) => `Python did not finish downloading within ${s} seconds, so the widget cannot run yet.`,
+      todo: `${STILL_TRYING} If nothing happens, check that you are online and reload the page; ` +
+        "if your network blocks the download site, ask whoever hosts this page to host a copy of Pyodide " +
+        "with it (the build's --pyodide-url option).",
+    },
+    "slow-start": {
+      what: (s) => `Python was downloaded but has not finished starting after ${s} seconds.`,
+      todo: `${STILL_TRYING} A busy or older device can be slow at this step: close other tabs and reload the page.`,
+    },
+    "slow-packages": {
+      what: (s) => `Python started, but the packages the widget needs have not finished loading after ${s} seconds.`,
+      todo: `${STILL_TRYING} If nothing happens, check that you are online and reload the page.`,
+    },
+    "slow-app": {
+      what: (s) => `Python is running, but the widget has not finished building after ${s} seconds.`,
+      todo: `${STILL_TRYING} If nothing happens, reload the page; if it happens again, tell whoever hosts ` +
+        "this page (the browser's console has the details).",
     },
     packages: {
       what: "Python started, but some of the packages the widget needs could not be downloaded.",
@@ -47,10 +83,17 @@
       what: "This browser cannot run Python (it lacks web workers or WebAssembly).",
       todo: "Open the page in a current version of Firefox, Chrome, Edge or Safari.",
     },
+    sandbox: {
+      what: "This page is shown in a frame whose sandbox does not allow it to start a web worker, " +
+        "so Python cannot run here.",
+      todo: "Whoever embeds this page: give the iframe sandbox=\"allow-scripts allow-same-origin\" " +
+        "(or no sandbox attribute). Readers: open the page on its own.",
+    },
   };
+  const SLOW = { 1: "timeout", 2: "slow-start", 3: "slow-packages", 4: "slow-app" };
 
   const status = document.getElementById("specstep-status");
-  let stage = "start";
+  let step = STEPS[0];
   let done = false;
   let timer = null;
 
@@ -71,47 +114,151 @@
     try { performance.mark(`specstep:${name}`); } catch (error) { /* old browsers */ }
   }
 
-  function show(stageName, detail) {
-    mark(stageName);
+  function paragraph(className, text) {
+    const p = document.createElement("p");
+    p.className = className;
+    p.textContent = text;
+    return p;
+  }
+
+  function reloadButton(label) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = label;
+    button.addEventListener("click", () => window.location.reload());
+    return button;
+  }
+
+  // ----- A link to another scenario than the pre-rendered one -----------------
+
+  const SCENARIO_KEYS = ["draft", "width", "seed", "lookahead", "steps"];
+  const MAX_VALUE = 40;
+
+  function bounded(value) {
+    const text = String(value).replace(/\s+/g, " ").trim();
+    return text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 1)}…` : text;
+  }
+
+  // The link's scenario values that differ from the pre-rendered page's, or null.
+  // Without the build's note of what it pre-rendered, any scenario in the URL counts.
+  function otherScenario() {
+    let query;
+    try { query = new URLSearchParams(window.location.search); } catch (error) { return null; }
+    const prerendered = CONFIG.prerendered || null;
+    const asked = {};
+    let differs = false;
+    for (const key of SCENARIO_KEYS) {
+      if (!query.has(key)) continue;
+      const value = query.get(key);
+      asked[key] = value;
+      if (prerendered === null || String(prerendered[key]) !== value) differs = true;
+    }
+    return differs ? asked : null;
+  }
+
+  function describe(asked) {
+    const extras = [];
+    if (asked.draft !== undefined) extras.push(`the ${bounded(asked.draft)} draft`);
+    if (asked.width !== undefined) extras.push(`width ${bounded(asked.width)}`);
+    if (asked.lookahead !== undefined) extras.push(`lookahead ${bounded(asked.lookahead)}`);
+    if (asked.steps !== undefined) extras.push(`${bounded(asked.steps)} steps in`);
+    const subject = asked.seed !== undefined ? `seed ${bounded(asked.seed)}` : "the scenario of this link";
+    const last = extras.pop();
+    const joined = extras.length ? `${extras.join(", ")} and ${last}` : last;
+    return last === undefined ? subject : `${subject} with ${joined}`;
+  }
+
+  let placeholder = null;
+  const asked = otherScenario();
+  if (asked) {
+    // The pre-rendered widget shows the default scenario's numbers: hidden until the
+    // worker has rendered the link's own.
+    placeholder = document.createElement("div");
+    placeholder.className = "specstep-placeholder";
+    placeholder.dataset.scenario = describe(asked);
+    placeholder.appendChild(paragraph("specstep-placeholder-text", `Loading ${describe(asked)}…`));
+    placeholder.appendChild(paragraph("specstep-placeholder-note",
+      "The widget appears here as soon as Python has computed it."));
+    const roots = rootElements();
+    const anchor = roots.length ? roots[0] : null;
+    if (anchor && anchor.parentNode) anchor.parentNode.insertBefore(placeholder, anchor);
+    else if (status && status.parentNode) status.after(placeholder);
+    document.body.classList.add("specstep-other-scenario");
+  }
+
+  function showScenario() {
+    document.body.classList.remove("specstep-other-scenario");
+    if (placeholder) placeholder.remove();
+    placeholder = null;
+  }
+
+  // ----- Status line -----------------------------------------------------------
+
+  function show(stageName) {
     if (!status || done) return;
     status.dataset.stage = stageName;
+    status.dataset.step = String(step.number);
     status.classList.remove("specstep-problem");
     status.setAttribute("role", "status");
-    status.replaceChildren();
-    const p = document.createElement("p");
-    p.className = "specstep-status-text";
-    p.textContent = `${STEPS[stageName] || STEPS.start} ${PREVIEW}`;
-    status.appendChild(p);
+    status.setAttribute("aria-live", "polite");
+    let text = status.querySelector(".specstep-status-text");
+    let note = status.querySelector(".specstep-status-note");
+    // After a problem message (a stage that finished late), the plain layout comes back.
+    if (!text || !note || status.children.length !== 2) {
+      status.replaceChildren();
+      text = paragraph("specstep-status-text", "");
+      note = paragraph("specstep-status-note", placeholder ? "" : PREVIEW);
+      status.append(text, note);
+    }
+    // Only the step's own words change, so a screen reader announces just them.
+    text.textContent = `Step ${step.number} of ${STEPS.length}: ${step.text}`;
+    note.textContent = placeholder ? "" : PREVIEW;
+    note.hidden = !!placeholder;
     document.body.classList.add("specstep-preview");
   }
 
-  function problem(kind, detail) {
+  function problem(kind, detail, seconds) {
     mark(`failed-${kind}`);
     if (!status || done) return;
-    const text = PROBLEMS[kind];
+    const text = PROBLEMS[kind] || PROBLEMS.app;
     status.dataset.stage = `failed-${kind}`;
     status.classList.add("specstep-problem");
     status.setAttribute("role", "alert");
+    status.setAttribute("aria-live", "assertive");
     status.replaceChildren();
-    const what = document.createElement("p");
-    what.className = "specstep-status-text";
-    what.textContent = `${text.what} The widget below is only a preview: its buttons do not respond.`;
-    const todo = document.createElement("p");
-    todo.className = "specstep-status-todo";
-    todo.textContent = `What to do: ${text.todo}`;
-    const reload = document.createElement("button");
-    reload.type = "button";
-    reload.textContent = "Reload the page";
-    reload.addEventListener("click", () => window.location.reload());
-    status.append(what, todo, reload);
-    if (detail) {
-      const small = document.createElement("p");
-      small.className = "specstep-status-detail";
-      small.textContent = `Details: ${detail}`;
-      status.appendChild(small);
+    const what = typeof text.what === "function" ? text.what(seconds) : text.what;
+    const rest = placeholder
+      ? " The scenario of this link can only be shown once Python runs."
+      : " The widget below is only a preview: its buttons do not respond.";
+    status.append(paragraph("specstep-status-text", what + rest),
+      paragraph("specstep-status-todo", `What to do: ${text.todo}`),
+      reloadButton(RELOAD));
+    if (detail) status.appendChild(paragraph("specstep-status-detail", `Details: ${detail}`));
+    if (placeholder) {
+      const line = placeholder.querySelector(".specstep-placeholder-note");
+      if (line) line.textContent = "It appears here once Python runs; see the message above.";
     }
     // The preview stays fully visible (not dimmed) once it is all there is.
     document.body.classList.remove("specstep-preview");
+  }
+
+  // One timer per step: a step that does not finish in time ends in plain words.
+  function arm() {
+    clearTimeout(timer);
+    const current = step;
+    const limit = limitOf(current);
+    timer = setTimeout(() => {
+      if (done || step !== current) return;
+      problem(SLOW[current.number], "", Math.round(limit / 1000));
+    }, limit);
+  }
+
+  function enter(stageName) {
+    mark(stageName);
+    // An unknown stage is progress within the current step; every stage restarts the timer.
+    step = stepOf(stageName) || step;
+    arm();
+    show(stageName);
   }
 
   function finished() {
@@ -121,18 +268,73 @@
     setInert(false);
   }
 
+  // ----- Service worker: a cache per build, and a quiet note when a new one is ready
+
+  let updateNotice = null;
+  function offerUpdate(waiting) {
+    if (updateNotice) return;
+    updateNotice = document.createElement("div");
+    updateNotice.className = "specstep-update";
+    updateNotice.setAttribute("role", "status");
+    updateNotice.setAttribute("aria-live", "polite");
+    const text = paragraph("specstep-update-text", "A new version of this page is ready.");
+    const reload = document.createElement("button");
+    reload.type = "button";
+    reload.textContent = "Reload";
+    reload.setAttribute("aria-label", "Reload to use the new version");
+    reload.addEventListener("click", () => {
+      // The new build takes over only now, when the page is about to reload: the
+      // running page never gets files of another build.
+      let reloaded = false;
+      const go = () => { if (!reloaded) { reloaded = true; window.location.reload(); } };
+      navigator.serviceWorker.addEventListener("controllerchange", go);
+      waiting.postMessage({ type: "skip-waiting" });
+      setTimeout(go, 3000);
+    });
+    const later = document.createElement("button");
+    later.type = "button";
+    later.className = "specstep-update-later";
+    later.textContent = "Later";
+    later.addEventListener("click", () => { updateNotice.hidden = true; });
+    updateNotice.append(text, reload, later);
+    document.body.appendChild(updateNotice);
+    document.body.dataset.specstepUpdate = "ready";
+  }
+
+  function watchForUpdates(registration) {
+    const check = () => {
+      // Only a page run by an older build's cache is offered the newer build.
+      if (registration.waiting && navigator.serviceWorker.controller) offerUpdate(registration.waiting);
+    };
+    check();
+    registration.addEventListener("updatefound", () => {
+      const installing = registration.installing;
+      if (!installing) return;
+      installing.addEventListener("statechange", () => { if (installing.state === "installed") check(); });
+    });
+  }
+
   function registerServiceWorker(resources) {
-    if (!("serviceWorker" in navigator) || !CONFIG.serviceWorker) return;
-    navigator.serviceWorker.register(CONFIG.serviceWorker).then(() => navigator.serviceWorker.ready)
+    let available = false;
+    try { available = "serviceWorker" in navigator && !!CONFIG.serviceWorker; } catch (error) { /* sandboxed */ }
+    if (!available) return;
+    navigator.serviceWorker.register(CONFIG.serviceWorker)
+      .then((registration) => {
+        watchForUpdates(registration);
+        return navigator.serviceWorker.ready;
+      })
       .then((registration) => {
         const urls = Array.from(new Set([
           ...performance.getEntriesByType("resource").map((e) => e.name),
           ...(resources || []),
         ]));
+        // The active worker keeps what this visit downloaded (Pyodide's files among them).
         if (registration.active) registration.active.postMessage({ type: "cache", urls });
       })
       .catch((error) => console.warn("[specstep] service worker not registered:", error));
   }
+
+  // ----- Start -------------------------------------------------------------------
 
   setInert(true);
   if (typeof Worker === "undefined" || typeof WebAssembly === "undefined") {
@@ -144,17 +346,17 @@
   try {
     worker = new Worker(CONFIG.worker);
   } catch (error) {
-    problem("browser", String(error));
+    // In an iframe sandboxed without allow-same-origin the page has an opaque origin,
+    // and a worker script from this site counts as another origin's.
+    const sandboxed = window.origin === "null" || (error && error.name === "SecurityError");
+    problem(sandboxed ? "sandbox" : "browser", String(error));
     return;
   }
   worker.busy = false;
   worker.queue = [];
   window.specstepWorker = worker;
   worker.postMessage({ type: "init", location: JSON.stringify(window.location) });
-  timer = setTimeout(() => {
-    if (stage === "start" || stage === "runtime") problem("timeout");
-  }, timeoutMs);
-  show("start");
+  enter("start");
 
   let patching = 0;
   function sendChange(jsdoc, event) {
@@ -171,19 +373,20 @@
 
   worker.onerror = (event) => {
     event.preventDefault();
-    problem(stage === "start" || stage === "runtime" ? "runtime" : "app", event.message || "the worker stopped");
+    clearTimeout(timer);
+    problem(step.number <= 2 ? "runtime" : "app", event.message || "the worker stopped");
   };
 
   worker.onmessage = async (event) => {
     const msg = event.data;
     if (msg.type === "progress") {
-      stage = msg.stage;
-      if (stage !== "runtime" && stage !== "start") clearTimeout(timer);
-      // After the timeout message, a runtime that arrives late replaces it: carry on as normal.
-      show(stage, msg.detail);
+      // After a time-limit message, a stage that arrives late replaces it: carry on as normal.
+      enter(String(msg.stage));
     } else if (msg.type === "failed") {
       clearTimeout(timer);
-      problem(msg.stage, msg.detail);
+      const failedStep = stepOf(String(msg.stage)) || step;
+      problem(PROBLEMS[msg.stage] ? msg.stage : ["runtime", "runtime", "packages", "app"][failedStep.number - 1],
+        msg.detail);
       registerServiceWorker(msg.resources);
     } else if (msg.type === "idle") {
       if (worker.queue.length) {
@@ -207,7 +410,8 @@
         renderItems[0].roots = roots;
         renderItems[0].root_ids = rootIds;
         Bokeh.index.roots.map((view) => view.remove());
-        for (const el of rootElements()) el.innerHTML = "";
+        for (const el of rootElements()) el.replaceChildren();
+        showScenario();
         const [views] = await Bokeh.embed.embed_items(docsJson, renderItems);
         finished();
         mark("ready");

@@ -88,7 +88,8 @@ def served_app():
     log = tempfile.TemporaryFile()
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/main"
-    deadline = time.monotonic() + 60
+    # Generous: a first page render takes seconds on a busy 2-core machine.
+    deadline = time.monotonic() + 180
     try:
         while True:
             if proc.poll() is not None:
@@ -96,13 +97,13 @@ def served_app():
                 out = log.read().decode(errors="replace")
                 pytest.fail(f"panel serve exited with {proc.returncode}:\n{out[-2000:]}")
             try:
-                with urllib.request.urlopen(url, timeout=2) as response:
+                with urllib.request.urlopen(url, timeout=30) as response:
                     if response.status == 200:
                         break
             except OSError:
                 pass
             if time.monotonic() > deadline:
-                pytest.fail("panel serve did not answer within 60 s")
+                pytest.fail("panel serve did not answer within 180 s")
             time.sleep(0.25)
         app = ServedApp(url)
         app.log = log

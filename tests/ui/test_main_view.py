@@ -102,6 +102,29 @@ def test_the_url_scenario_loads_and_control_changes_update_the_url(app_page):
     assert_clean(page)
 
 
+def test_control_changes_replace_the_history_entry_so_back_leaves_the_widget(app_page):
+    page = app_page.open("?draft=biased&width=3&seed=1")
+    entries = page.evaluate("history.length")
+    for _ in range(3):
+        click(page, "+")
+    expect(page).to_have_url(re.compile(r"seed=4"))
+    click(page, "Aligned")
+    expect(page).to_have_url(re.compile(r"draft=aligned&width=3&seed=4"))
+    assert page.evaluate("history.length") == entries, "no history entry per control change"
+    area = page.get_by_role("textbox", name="Embed code for this scenario")
+    expect(area).to_have_value(re.compile(r"draft=aligned&width=3&seed=4"))
+    assert_clean(page)
+
+
+def test_a_link_with_a_4301_digit_tracker_value_still_opens_its_scenario(app_page):
+    page = app_page.open("?draft=biased&width=3&seed=1&utm_id=" + "7" * 4301)
+    expect(button(page, "Biased")).to_have_class(re.compile("bk-active"))
+    has_text(page, "the biased draft, width 3, seed 1")
+    click(page, "+")
+    expect(page).to_have_url(re.compile(r"seed=2&utm_id=7{4301}$"))
+    assert_clean(page)
+
+
 def test_changing_the_seed_resets_the_trace(app_page):
     page = app_page.open()
     click(page, "Run block")

@@ -1,0 +1,44 @@
+"""Helpers the "Why it is exact" and "When it pays off" views share.
+
+Kept here until they move to the page's shared helpers (``app/parts.py``,
+rebuilt at the same time on another branch): a stylesheet read from its
+``.css`` file once, an HTML pane with the tab's styles, and a body built
+when first shown.
+"""
+
+from functools import lru_cache
+from pathlib import Path
+
+import panel as pn
+import param
+
+from app import theme
+
+STYLES = Path(__file__).resolve().parent.parent / "styles"
+
+
+@lru_cache(maxsize=None)
+def stylesheet(name):
+    """The text of ``app/styles/<name>.css``, read once (Panel puts each pane in a shadow root)."""
+    return (STYLES / f"{name}.css").read_text(encoding="utf-8")
+
+
+def html(text="", css=(), **kw):
+    """An HTML pane in the page's look plus ``css``; ``text`` may be a reference (``pn.bind``)."""
+    kw.setdefault("margin", 0)
+    kw.setdefault("sizing_mode", "stretch_width")
+    return pn.pane.HTML(text, stylesheets=[theme.CSS, *css], **kw)
+
+
+def built_when_shown(build):
+    """A pane whose content is ``build()``, called when the pane is first rendered.
+
+    ``pn.Tabs(dynamic=True)`` renders a tab when it is first opened, so a
+    tab whose body sits in this pane computes nothing before the reader
+    opens it; a page that builds the tab on first open gets the same.
+    """
+    @param.depends()  # no parameters: evaluated once, when rendered
+    def body():
+        return build()
+
+    return pn.param.ParamFunction(body, lazy=True, sizing_mode="stretch_width", margin=0)

@@ -1,0 +1,165 @@
+"""State of the "When it pays off" tab: the draft cost, the draft, lookahead, and core's tables.
+
+The seeds insist that a longer draft is not always faster and that counts
+are not latency (``000_*.txt`` "Where the speedup can disappear",
+``001_*.txt``, ``002_*.txt`` "The economics of acceptance"). The model holds
+the cost c of one draft step (in target passes), the draft, and the
+expected speedup and tokens per target pass for widths 1 to 8: exact values
+from the toy tables beside the paper's closed form (``core.payoff``), with
+and without dynamic lookahead, and the trace of the first tab as a point.
+
+Building a model computes nothing: the tables (about a second in the
+browser the first time) are computed by ``activate()``, called when the tab
+is first shown, after the page has had a moment to show "computing…".
+Sliders are read as the exact numbers they show (``Fraction("0.05")``).
+"""
+
+import asyncio
+from fractions import Fraction
+from functools import lru_cache
+
+import panel as pn
+import param
+
+import core
+from core import passes, payoff, rates
+
+WIDTHS = tuple(range(1, core.MAX_WIDTH + 1))
+
+
+def fraction(value):
+    """A slider value as the exact number it shows (the sliders step by 0.01 or 0.05)."""
+    return Fraction(f"{value:.2f}")
+
+
+@lru_cache(maxsize=512)
+def table(draft, cost, lookahead=None):
+    """``core.payoff.payoff_table``, remembered: the tables are fixed, so the answer never changes."""
+    return payoff.payoff_table(draft, cost, lookahead)
+
+
+class PayoffModel(param.Parameterized):
+    """State of the "When it pays off" tab."""
+
+    draft = param.Selector(default="biased", objects=list(core.DRAFTS), doc="""
+        Which draft proposes tokens (follows the first tab's draft when one is linked).""")
+
+    cost = param.Number(default=0.1, bounds=(0, 1), step=0.01, doc="""
+        c: the cost of one draft step, measured in target passes.""")
+
+    lookahead = param.Boolean(default=False, doc="""
+        Whether to add the curves with dynamic lookahead.""")
+
+    threshold = param.Number(default=0.3, bounds=(0.05, 0.95), step=0.05, doc="""
+        Dynamic lookahead: drafting stops after a proposal whose own draft probability is below this.
+        Moving it switches the lookahead curves on.""")
+
+    session_model = param.Parameter(default=None, doc="""
+        The first tab's model (params session, draft, ...): its draft is followed and its trace shown
+        as a point.""")
+
+    active = param.Boolean(default=False, constant=True, doc="""
+        Whether the tab has been shown: nothing is computed before.""")
+
+    table = param.Parameter(default=None, constant=True, doc="""
+        core.payoff.PayoffTable for the draft and cost, fixed width (None until computed).""")
+
+    lookahead_table = param.Parameter(default=None, constant=True, doc="""
+        The same with dynamic lookahead, or None when the lookahead curves are off.""")
+
+    session = param.ClassSelector(class_=core.Session, default=None, constant=True, doc="""
+        The first tab's trace when it has finished blocks, else None (a commit or a new scenario
+        moves it; Draft and Verify do not).""")
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        sm = self.session_model
+        if sm is not None:
+            self.draft = sm.draft
+            sm.param.watch(self._follow_draft, "draft")
+            sm.param.watch(self._follow_session, "session")
+            self._follow_session()
+
+    def _set(self, **values):
+        with param.edit_constant(self):
+            self.param.update(**values)
+
+    def activate(self):
+        """Compute the tables, after giving the page a turn to show that they are coming; once."""
+        if self.active:
+            return
+        self._set(active=True)
+
+        async def first():
+            await asyncio.sleep(0.01)
+            self._compute()
+
+        pn.state.onload(lambda: pn.state.execute(first))
+
+    def _follow_draft(self, event):
+        """Take the first tab's draft; once the tab is shown, after that tab's click has been answered
+        (a new draft's tables take a moment the first time)."""
+        if not self.active:
+            self.draft = event.new
+            return
+
+        async def follow():
+            await asyncio.sleep(0.01)
+            self.draft = event.new
+
+        pn.state.execute(follow)
+
+    @property
+    def c(self):
+        return fraction(self.cost)
+
+    @property
+    def t(self):
+        return fraction(self.threshold)
+
+    @param.depends("threshold", watch=True)
+    def _show_lookahead(self):
+        self.lookahead = True
+
+    @param.depends("draft", "cost", "lookahead", "threshold", watch=True)
+    def _compute(self):
+        if not self.active:
+            return
+        with pn.io.hold():
+            self._set(table=table(self.draft, self.c),
+                      lookahead_table=table(self.draft, self.c, self.t) if self.lookahead else None)
+
+    def best(self, which="exact"):
+        """The best row of a table: ``exact`` (fixed width), ``closed`` or ``lookahead``."""
+        if which == "lookahead":
+            tab = self.lookahead_table
+            return None if tab is None else tab.rows[tab.best_width - 1]
+        width = self.table.best_width if which == "exact" else self.table.closed_best_width
+        return self.table.rows[width - 1]
+
+    def rates(self, width):
+        """core.rates.rates for the draft at ``width``, fixed width."""
+        return rates.rates(self.draft, width)
+
+    # ---- the trace on the first tab ---------------------------------------------------
+
+    def _follow_session(self, *events):
+        s = self.session_model.session
+        if s is None or not s.counters.target_passes:
+            s = None
+        old = self.session
+        if (s is None) != (old is None) or (s is not None and (s.config, s.counters) != (old.config, old.counters)):
+            self._set(session=s)
+
+    def trace_point(self):
+        """``(width, tokens per pass, speedup or None)`` of the trace on the first tab, or None."""
+        s = self.session
+        if s is None:
+            return None
+        counters = s.counters
+        return s.config.width, counters.tokens_per_pass, payoff.trace_speedup(counters, self.c)
+
+    def trace_passes(self):
+        """core.passes.passes for the trace's scenario: what its counter averages over many seeds."""
+        cfg = self.session.config
+        return passes.passes(cfg.draft, cfg.width, cfg.max_tokens, cfg.lookahead)

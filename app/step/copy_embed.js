@@ -1,0 +1,11 @@
+// Copy the embed snippet; where the clipboard is not available (an iframe
+// without permission, plain http), say how to copy by hand. Runs in the page
+// as a Panel js_on_click callback: `source` is the button, `area` the text box, `label` its label.
+const text = area.value;
+const original = label;
+const done = (text) => { source.label = text; setTimeout(() => { source.label = original; }, 2000); };
+if (navigator.clipboard && window.isSecureContext) {
+  navigator.clipboard.writeText(text).then(() => done("Copied"), () => done("Select the code and copy it"));
+} else {
+  done("Select the code and copy it");
+}

@@ -1,0 +1,367 @@
+"""The inspector: one position of one block, every number of its test.
+
+For a proposal: the prefix it was conditioned on, the draft row q and (after
+Verify) the target row p, the token x, q(x), p(x), p(x)/q(x), the acceptance
+probability min(1, p(x)/q(x)), the draw u and the decision (Leviathan et al.
+2023, Algorithm 1). On a rejection: the residual norm(max(p − q, 0)), its draw
+and the replacement. For a bonus: the target row and its draw.
+
+Three Bokeh charts: q and p side by side; the residual; and one stacked bar
+per token, accepted mass min(p, q) plus rejection × residual, which reaches
+exactly p (``core.decompose``). They are bare ``bokeh.models.Plot``s (no
+``bokeh.plotting``, which the page would otherwise import at start-up), made
+once; a click refills their ``ColumnDataSource``s in place. Every value
+comes from a ``core`` record and is formatted with ``core.display``; charts
+turn the same Fractions into floats only to draw them.
+"""
+
+import panel as pn
+import param
+from bokeh.core.properties import field as column
+from bokeh.models import (CategoricalAxis, CategoricalScale, ColumnDataSource, FactorRange, FixedTicker, Grid, HoverTool, LabelSet,
+                          Legend, LegendItem, LinearAxis, Plot, Range1d, Title, VBar)
+
+import core
+from core.display import dec, exact_or_dec
+
+from .. import theme
+from ..parts import html, style_figure
+from . import words
+from .model import StepModel
+
+TOKENS = tuple(core.TOKENS)
+NOTHING = "Nothing to inspect yet"
+PICK = "Pick a position"
+
+
+def _u(x):
+    """A draw, shown to 4 places (the exact value is k / 2**32, in the tooltip)."""
+    return dec(x, 4)
+
+
+def _prefix_html(prefix, committed_len):
+    if not prefix:
+        return '<span class="muted">nothing: this is the start of the text</span>'
+    parts = []
+    for i, t in enumerate(prefix):
+        if i == committed_len and i > 0:
+            parts.append('<span class="sep" aria-hidden="true">|</span>')
+        parts.append(theme.chip(t, "sm" + (" proposed" if i >= committed_len else ""),
+                                title="earlier proposal in this block" if i >= committed_len else "committed"))
+    return '<span class="prefix">' + "".join(parts) + "</span>"
+
+
+def _table(rows, picked=None):
+    """An A/B/C table; ``rows`` holds ((label, description), values) with values as Fractions."""
+    head = "".join(
+        f'<th scope="col" class="{"picked" if t == picked else ""}">{theme.chip(t, "sm")}</th>' for t in TOKENS)
+    body = []
+    for (label, desc), values in rows:
+        cells = "".join(
+            f'<td class="mono {"picked" if t == picked else ""}">{dec(v)}</td>' for t, v in zip(TOKENS, values))
+        body.append(f'<tr><th scope="row">{theme.esc(label)}<span class="desc muted small">{theme.esc(desc)}</span>'
+                    f'</th>{cells}</tr>')
+    return (f'<table class="rows"><thead><tr><th scope="col">next token</th>{head}</tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table>')
+
+
+def _facts(items):
+    rows = "".join(f"<dt>{label}</dt><dd>{value}</dd>" for label, value in items)
+    return f'<dl class="facts">{rows}</dl>'
+
+
+def _verdict(status, text=None):
+    return f'<span class="verdict {status}">{theme.esc(text or status)}</span>'
+
+
+def _mono(x, exact=None):
+    title = f' title="exactly {exact}"' if exact is not None else ""
+    return f'<span class="mono"{title}>{x}</span>'
+
+
+# ---- the words on the left ------------------------------------------------------------
+
+def guide_html(session):
+    items = "".join(f"<li><b>{name}</b>: {theme.esc(text)}</li>" for name, text in words.GUIDE)
+    lead = words.ALL_DONE if session.phase == "done" else words.NOTHING_YET
+    return (f"<p>{theme.esc(lead)}</p><ol class=\"guide\">{items}</ol>"
+            f'<div class="explain"><p><b>The rule</b> {theme.esc(words.RULE)}</p></div>')
+
+
+def _heading(it, title, status, status_text=None):
+    where = "current block" if it.pending else "committed"
+    return (f'<div class="section-title"><h3>Block {it.block.index + 1} · {theme.esc(title)}</h3>'
+            f'{_verdict(status, status_text)}<span class="muted small">{where}</span></div>')
+
+
+def proposal_html(it):
+    x, block, d = it.proposal, it.block, it.decomposition
+    out = _heading(it, f"position {x.index + 1} · proposal {x.token}", x.status,
+                   words.STATUS_TEXT.get(x.status, x.status))
+    out += (f'<p>Conditioned on: {_prefix_html(x.prefix, len(block.prefix))}</p>'
+            f'<p class="muted small">The toy tables look only at the last token, so this position uses their '
+            f'rows for {words.row_name(x.prefix)}.</p>')
+    rows = [(words.ROW_Q, x.q)]
+    if x.p is not None:
+        rows.append((words.ROW_P, x.p))
+    if d is not None:
+        rows.append((words.ROW_KEPT, d.accepted))
+        rows.append((words.ROW_RESIDUAL, d.residual))
+    out += _table(rows, picked=x.token)
+    facts = [
+        ("token x", f'{theme.chip(x.token, "sm")} drawn from q with draw {_u(x.u_draft)}'),
+        ("q(x)", f'{_mono(dec(x.q_x))} <span class="muted">the draft\'s probability of {x.token}</span>'),
+    ]
+    if x.p is None:
+        facts.append(("p(x)", '<span class="muted">not computed yet: Verify scores every position in one '
+                              'target pass</span>'))
+    else:
+        facts.append(("p(x)", f'{_mono(dec(x.p_x))} <span class="muted">the target\'s probability of '
+                              f'{x.token}</span>'))
+        facts.append(("p(x) / q(x)", _mono(exact_or_dec(x.ratio))))
+    if x.status in ("accepted", "rejected"):
+        facts.append(("acceptance probability<br>min(1, p(x)/q(x))",
+                      f'{_mono(exact_or_dec(x.accept_probability))} <span class="muted">'
+                      f'{theme.esc(words.keep_chance(x))}</span>'))
+        facts.append(("draw u", _mono(_u(x.u), x.u)))
+        facts.append(("decision", f"{_verdict(x.status)} {theme.esc(words.decision(x))}"))
+    elif x.status == "discarded":
+        facts.append(("decision", f'{_verdict("discarded")} {theme.esc(words.discarded_why(block))}'))
+    if it.correction is not None:
+        c = it.correction
+        label, what = words.POSITION_REJECTS
+        facts.append((theme.esc(label), f'{_mono(dec(c.rejection))} <span class="muted">{theme.esc(what)}</span>'))
+        facts.append(("residual", _mono(f"[{core.display.row(c.residual)}]")))
+        facts.append(("draw for the correction", _mono(_u(c.u), c.u)))
+        facts.append(("replacement", f'{theme.chip(c.token, "sm")} drawn from the residual; it goes into the '
+                                     f'output in place of {x.token}'))
+    out += _facts(facts)
+    out += f'<div class="explain"><p>{theme.esc(words.explain_proposal(x, d))}</p></div>'
+    return out
+
+
+def bonus_html(it):
+    b, block = it.bonus, it.block
+    out = _heading(it, f"bonus token {b.token}", "bonus", "★ bonus")
+    out += (f'<p>Conditioned on: {_prefix_html(b.prefix, len(block.prefix))}</p>'
+            f'<p class="muted small">The toy tables look only at the last token, so this uses the target\'s '
+            f'row for {words.row_name(b.prefix)}.</p>')
+    out += _table([(words.ROW_P, b.p)], picked=b.token)
+    out += _facts([
+        ("why a bonus", theme.esc(words.bonus_why(block))),
+        ("draw u", _mono(_u(b.u), b.u)),
+        ("token", f'{theme.chip(b.token, "sm")} drawn from the target p'),
+    ])
+    return out + f'<div class="explain"><p>{theme.esc(words.BONUS_EXPLAIN)}</p></div>'
+
+
+# ---- charts ------------------------------------------------------------------------
+
+def _plot(title, x_range, height=230, x_label="next token"):
+    plot = Plot(title=Title(text=title, text_font_size="13px"), x_range=x_range, x_scale=CategoricalScale(),
+                y_range=Range1d(0, 1.08),
+                height=height, sizing_mode="stretch_width", min_width=240, toolbar_location=None)
+    x_axis = CategoricalAxis(axis_label=x_label)
+    y_axis = LinearAxis(axis_label="probability", ticker=FixedTicker(ticks=[0, 0.25, 0.5, 0.75, 1]))
+    plot.add_layout(x_axis, "below")
+    plot.add_layout(y_axis, "left")
+    plot.add_layout(Grid(dimension=1, ticker=y_axis.ticker))
+    return style_figure(plot)
+
+
+def _labels(plot, source, y, text="label"):
+    plot.add_layout(LabelSet(x="x", y=y, text=text, source=source, text_align="center", y_offset=3,
+                             text_font_size="11px", text_color=theme.INK))
+
+
+PQ_COLUMNS = ("x", "value", "fill", "line", "hatch", "label", "name")
+TOKEN_COLUMNS = ("x", "value", "fill", "line", "label")
+STACK_COLUMNS = ("x", "accepted", "final", "fill", "tint", "line", "label", "name")
+
+
+def _empty(columns):
+    return {k: [] for k in columns}
+
+
+class Charts:
+    """The three Bokeh plots, made once; ``show_*`` refill their sources in place."""
+
+    def __init__(self):
+        factors = [(t, side) for t in TOKENS for side in ("q", "p")]
+        self.pq_source = ColumnDataSource(_empty(PQ_COLUMNS))
+        self.pq = _plot("Draft q vs target p", FactorRange(*factors, group_padding=0.6),
+                        x_label="next token (q = draft, p = target)")
+        self.pq.add_glyph(self.pq_source, VBar(
+            x="x", top="value", width=0.85, fill_color=column("fill"), line_color=column("line"),
+            hatch_pattern=column("hatch"), hatch_color=column("line"), hatch_alpha=0.5, hatch_scale=8,
+            line_width=1.5))
+        _labels(self.pq, self.pq_source, "value")
+        self.pq.add_tools(HoverTool(tooltips=[("", "@name")]))
+
+        self.res_source = ColumnDataSource(_empty(TOKEN_COLUMNS))
+        self.residual = _plot("Residual: redraw after a rejection", FactorRange(*TOKENS))
+        self.residual.add_glyph(self.res_source, VBar(x="x", top="value", width=0.6, fill_color=column("fill"),
+                                                      line_color=column("line"), line_width=1.5))
+        _labels(self.residual, self.res_source, "value")
+
+        self.stack_source = ColumnDataSource(_empty(STACK_COLUMNS))
+        self.stack = _plot("Kept guesses + corrections = p", FactorRange(*TOKENS), height=280)
+        kept = self.stack.add_glyph(self.stack_source, VBar(
+            x="x", bottom=0, top="accepted", width=0.6, fill_color=column("fill"), line_color=column("line"),
+            line_width=1.5))
+        corrected = self.stack.add_glyph(self.stack_source, VBar(
+            x="x", bottom="accepted", top="final", width=0.6, fill_color=column("tint"), line_color=column("line"),
+            hatch_pattern="right_diagonal_line", hatch_color=column("line"), hatch_alpha=0.6, hatch_scale=8,
+            line_width=1.5))
+        _labels(self.stack, self.stack_source, "final")
+        self.stack.add_tools(HoverTool(tooltips=[("", "@name")]))
+        # Below the bars, so it never hides one.
+        self.stack.add_layout(Legend(
+            items=[LegendItem(label="accepted: min(p, q)", renderers=[kept]),
+                   LegendItem(label="corrections: rejection × residual", renderers=[corrected])],
+            orientation="horizontal", label_text_font_size="11px", background_fill_alpha=0.85,
+            border_line_color=None, padding=4, spacing=2), "below")
+
+    def show_rows(self, q, p, title):
+        """q (draft) and p (target) side by side; a row that is None (not known yet, or not used) is left out."""
+        rows = [(side, row) for side, row in (("q", q), ("p", p)) if row is not None]
+        data = _empty(PQ_COLUMNS)
+        for i, t in enumerate(TOKENS):
+            for side, row in rows:
+                data["x"].append((t, side))
+                data["value"].append(float(row[i]))
+                data["fill"].append(theme.tint(t) if side == "q" else theme.fill(t))
+                data["line"].append(theme.ink(t))
+                data["hatch"].append("left_diagonal_line" if side == "q" else " ")
+                data["label"].append(dec(row[i]))
+                who = "draft q" if side == "q" else "target p"
+                data["name"].append(f"{who}({t}) = {dec(row[i])}")
+        names = {"q": "q = draft", "p": "p = target"}
+        self.pq.x_range.factors = list(data["x"])
+        self.pq_source.data = data
+        self.pq.title.text = title
+        self.pq.below[0].axis_label = f"next token ({', '.join(names[side] for side, _ in rows)})"
+
+    def show_residual(self, residual, title):
+        data = _empty(TOKEN_COLUMNS)
+        for t, v in zip(TOKENS, residual):
+            data["x"].append(t)
+            data["value"].append(float(v))
+            data["fill"].append(theme.fill(t))
+            data["line"].append(theme.ink(t))
+            data["label"].append(dec(v))
+        self.res_source.data = data
+        self.residual.title.text = title
+
+    def show_decomposition(self, d):
+        data = _empty(STACK_COLUMNS)
+        for i, t in enumerate(TOKENS):
+            data["x"].append(t)
+            data["accepted"].append(float(d.accepted[i]))
+            data["final"].append(float(d.final[i]))
+            data["fill"].append(theme.fill(t))
+            data["tint"].append(theme.tint(t))
+            data["line"].append(theme.ink(t))
+            data["label"].append(f"p = {dec(d.final[i])}")
+            data["name"].append(f"{t}: min(p, q) = {dec(d.accepted[i])}, plus rejection {dec(d.rejection)} × "
+                                f"residual {dec(d.residual[i])} = {dec(d.corrected[i])}, total {dec(d.final[i])}")
+        self.stack_source.data = data
+
+
+class Inspector(pn.viewable.Viewer):
+    """One position at a time; pick it from the list or click a chip in the strip."""
+
+    model = param.ClassSelector(class_=StepModel)
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        # NOTHING and PICK are their own values: a Select cannot show an option whose value is None.
+        self.picker = pn.widgets.Select(label="Inspect a position", options=[NOTHING], value=NOTHING, disabled=True,
+                                        sizing_mode="stretch_width", max_width=520, margin=(4, 0, 8, 0))
+        self.picker.param.watch(self._picked, "value")
+        head = html('<div class="section-title"><h2>Inspector</h2><span class="muted">one position of one '
+                    'block, with every number of its test</span></div>')
+        self.body = html("", theme.CHIPS, theme.INSPECTOR, margin=(0, 0, 4, 0), styles={"flex": "1 1 400px", "min-width": "0"})
+        self.charts = Charts()
+        chart = {"sizing_mode": "stretch_width", "min_width": 240, "margin": (4, 0)}
+        # Visibility is toggled on a wrapper: a Bokeh pane hands `visible`
+        # back and forth with its figure, which can leave it hidden.
+        self._pq = pn.Column(pn.pane.Bokeh(self.charts.pq, **chart), sizing_mode="stretch_width", margin=0)
+        self._residual = pn.Column(pn.pane.Bokeh(self.charts.residual, **chart), sizing_mode="stretch_width",
+                                   margin=0)
+        self._stack = pn.Column(pn.pane.Bokeh(self.charts.stack, **chart), sizing_mode="stretch_width", margin=0)
+        # Numbers on the left, charts on the right; they stack on a narrow screen.
+        self._charts = pn.Column(self._pq, self._residual, self._stack, sizing_mode="stretch_width",
+                                 margin=0, styles={"flex": "1 1 360px", "min-width": "0"})
+        self._layout = pn.Column(
+            head, self.picker,
+            pn.FlexBox(self.body, self._charts, gap="8px 28px", flex_wrap="wrap", align_items="flex-start",
+                       sizing_mode="stretch_width", margin=0),
+            sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0))
+        self._render()
+
+    def _picked(self, event):
+        self.model.inspect(None if event.new in (NOTHING, PICK) else event.new)
+
+    @param.depends("model.session", "model.focus", watch=True)
+    def _render(self):
+        m = self.model
+        positions = m.positions()
+        if positions:
+            options = dict(positions)
+            if m.focus not in options.values():
+                options = {PICK: PICK, **options}
+            # Options and value together, so the picker's own watcher sees only the final value.
+            self.picker.param.update(options=options, value=m.focus if m.focus in options.values() else PICK,
+                                     disabled=False)
+        else:
+            self.picker.param.update(options=[NOTHING], value=NOTHING, disabled=True)
+        # The charts are plain Bokeh models changed in place. Panel runs a
+        # click's callback without Bokeh's document lock, so their changes
+        # must be sent the way Panel sends its own (`unlocked`); in the
+        # Pyodide worker this is a no-op.
+        with pn.io.unlocked():
+            self._show(m.inspected())
+
+    def _show(self, it):
+        charts = self.charts
+        if it is None:
+            session = self.model.session
+            self.body.object = guide_html(session)
+            preview = session.phase == "draft"
+            self._charts.visible = preview
+            if preview:
+                # Before a block is drafted: the next position's q and p, so the default view already shows the rule.
+                d = core.position(session.config.draft, session.output)
+                where = words.short_row(session.output)
+                charts.show_rows(d.q, d.p, f"Next position, {where}: draft q vs target p")
+                self._residual.visible = d.rejection > 0
+                if d.rejection > 0:
+                    charts.show_residual(d.residual, f"Residual {where}: what a rejection redraws from")
+                self._stack.visible = True
+                charts.show_decomposition(d)
+            return
+        self._charts.visible = True
+        if it.bonus is not None:
+            b = it.bonus
+            self.body.object = bonus_html(it)
+            charts.show_rows(None, b.p, f"Target p, {words.short_row(b.prefix)}: the bonus draw")
+            self._residual.visible = False
+            self._stack.visible = False
+            return
+        x, d = it.proposal, it.decomposition
+        self.body.object = proposal_html(it)
+        title = (f"Draft q vs target p, {words.short_row(x.prefix)}" if x.p is not None
+                 else f"Draft q, {words.short_row(x.prefix)} (p comes with Verify)")
+        charts.show_rows(x.q, x.p, title)
+        has_residual = d is not None and d.rejection > 0
+        self._residual.visible = has_residual
+        if has_residual:
+            residual = it.correction.residual if it.correction is not None else d.residual
+            charts.show_residual(residual, "Residual: redraw after a rejection")
+        self._stack.visible = d is not None
+        if d is not None:
+            charts.show_decomposition(d)
+
+    def __panel__(self):
+        return self._layout

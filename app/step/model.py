@@ -1,0 +1,297 @@
+"""The state of "Step through a block": a ``param.Parameterized`` around ``core.Session``.
+
+The HoloViz way (Panel's "build a todo app" and "structure a data store"
+tutorials): annotated, documented parameters; actions as methods; derived
+values as methods that views bind to. Views never touch ``core.Session``
+directly, and nothing here does probability math: every number a view shows
+is a field of a ``core`` record (``core.decompose`` included).
+
+One click, one update: every action ends in a single ``_publish`` (one
+``param.update`` inside ``parts.one_update()``), so the views' re-renders reach
+the page as one document change. The scenario parameters (draft, width,
+seed, lookahead) restart the trace when a control changes them;
+that restart is idempotent (a session already on that scenario is kept), so
+a link can set them and the session together without a re-entry guard.
+
+Errors never escape an action: a wrong-phase click (``core.PhaseError``) or a
+bad scenario (``core.ConfigError``) becomes a one-line ``notice``; anything
+unexpected becomes a short notice too, the trace stays as it was, and the
+traceback is kept in ``error_trace`` (and printed for the server log or the
+browser console) instead of reaching the page.
+"""
+
+import sys
+import traceback
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Optional
+
+import param
+
+import core
+
+from .. import urlstate
+from ..parts import DRAFT_OPTIONS, one_update
+from . import words
+
+ACTIONS = tuple(words.LABELS)
+
+# Phases performed so far in a block, for the "steps" a link can replay.
+_PHASES_DONE = {"draft": 0, "verify": 1, "commit": 2, "done": 0}
+
+
+@dataclass(frozen=True)
+class Inspected:
+    """One position of one block, resolved for the inspector.
+
+    ``item`` is a proposal index or ``"bonus"``. ``decomposition`` is
+    ``core.decompose(p, q)`` for a proposal the target has scored.
+    """
+
+    block: core.Block
+    item: object
+    pending: bool
+    proposal: Optional[core.Proposal] = None
+    bonus: Optional[core.Bonus] = None
+    correction: Optional[core.Correction] = None
+    decomposition: Optional[core.Decomposition] = None
+
+
+def interesting_item(block):
+    """Where the inspector should land on ``block``: the rejection, else the bonus, else the last proposal."""
+    for proposal in block.proposals:
+        if proposal.status == "rejected":
+            return proposal.index
+    if block.bonus is not None:
+        return "bonus"
+    return block.proposals[-1].index if block.proposals else 0
+
+
+def focus_after(session):
+    """Where the inspector lands after an action: the pending block's first or most telling position."""
+    if session.pending is not None:
+        block = session.pending
+        return (block.index, interesting_item(block) if block.verified else 0)
+    if session.blocks:
+        block = session.blocks[-1]
+        return (block.index, interesting_item(block))
+    return None
+
+
+def scenario_config(draft, width, seed, lookahead):
+    """The ``core.Config`` of a scenario as the URL spells it (lookahead "off" or "0.50")."""
+    exact = None if lookahead == urlstate.LOOKAHEAD_OFF else Fraction(lookahead)
+    return core.Config(draft=draft, width=width, seed=seed, lookahead=exact)
+
+
+class StepModel(param.Parameterized):
+    """State of the "Step through a block" view."""
+
+    draft = param.Selector(default="aligned", objects=DRAFT_OPTIONS, label="Draft model", doc="""
+        Which draft model proposes tokens: "aligned" uses exactly the target's
+        table (everything is accepted), "biased" strongly favours A.""")
+
+    width = param.Integer(default=3, bounds=(1, core.MAX_WIDTH), label="Tokens per block", doc="""
+        How many tokens the draft proposes per block (gamma in the paper).""")
+
+    seed = param.Integer(default=0, bounds=(0, urlstate.SEED_MAX), label="Seed", doc="""
+        Seed of the random draws: the same seed gives the same trace.""")
+
+    lookahead = param.Selector(default=urlstate.LOOKAHEAD_OFF, objects=list(urlstate.LOOKAHEADS), doc="""
+        Dynamic lookahead: "off" drafts the full width every block; a threshold
+        such as "0.50" stops drafting after a guess whose own draft probability
+        q(x) is below it (the draft is unsure, so later guesses are likely wasted).""")
+
+    threshold = param.Selector(default="0.50", objects=list(urlstate.THRESHOLDS),
+                               label="Stop after a guess with q(x) below", doc="""
+        The threshold the lookahead slider shows: it is ``lookahead`` while
+        lookahead is on, and is remembered while it is off, so switching
+        lookahead back on restores it.""")
+
+    session = param.ClassSelector(class_=core.Session, doc="""
+        The current trace: a frozen core.Session record, replaced by every action.""")
+
+    focus = param.Tuple(default=None, allow_None=True, length=2, doc="""
+        The position the inspector shows: (block index, proposal index or "bonus").
+        The pending block has index len(session.blocks).""")
+
+    happened = param.String(default=words.START, doc="""
+        One sentence: what the last click did. The caption adds what comes next.""")
+
+    notice = param.String(default="", doc="""
+        A one-line notice in plain text (a bad link value, an unexpected error); "" for none.""")
+
+    error_trace = param.String(default="", doc="""
+        Traceback of the last unexpected error, kept for debugging; never shown on the page.""")
+
+    hidden = param.ClassSelector(class_=frozenset, default=frozenset(), doc="""
+        Parts of the page a link hid with NAME_hide=1 (see urlstate.HIDEABLE).""")
+
+    def __init__(self, **params):
+        if params.get("lookahead", urlstate.LOOKAHEAD_OFF) != urlstate.LOOKAHEAD_OFF:
+            params.setdefault("threshold", params["lookahead"])
+        super().__init__(**params)
+        if self.session is None:
+            self.session = core.Session.start(self.config())
+
+    # ---- the scenario ---------------------------------------------------------
+
+    def set_early_stop(self, on):
+        """Switch dynamic lookahead on (at ``threshold``) or off; already on (or off) stays as it is."""
+        if on != (self.lookahead != urlstate.LOOKAHEAD_OFF):
+            self.lookahead = self.threshold if on else urlstate.LOOKAHEAD_OFF
+
+    @param.depends("threshold", watch=True)
+    def _move_threshold(self):
+        if self.lookahead != urlstate.LOOKAHEAD_OFF:
+            self.lookahead = self.threshold
+
+    @param.depends("lookahead", watch=True)
+    def _show_threshold(self):
+        if self.lookahead != urlstate.LOOKAHEAD_OFF:
+            self.threshold = self.lookahead
+
+    def config(self):
+        """The ``core.Config`` the scenario parameters describe."""
+        return scenario_config(self.draft, self.width, self.seed, self.lookahead)
+
+    @param.depends("draft", "width", "seed", "lookahead", watch=True)
+    def _restart(self):
+        """A control changed the scenario: start its trace (unless the session already runs it)."""
+        def restart():
+            old = self.session.config
+            new = self.config()
+            if new == old:
+                return
+            self._publish(session=core.Session.start(new), focus=None, notice="",
+                          happened=words.scenario_changed(old, new))
+        self._guard(restart)
+
+    def open_link(self, url):
+        """Apply a ``urlstate.UrlState``: scenario, hidden parts, steps to replay, notice; one update."""
+        def apply():
+            values = url.values
+            scenario = dict(draft=values["draft"], width=values["width"], seed=values["seed"],
+                            lookahead=values["lookahead"])
+            if values["lookahead"] != urlstate.LOOKAHEAD_OFF:
+                scenario["threshold"] = values["lookahead"]
+            config = scenario_config(values["draft"], values["width"], values["seed"], values["lookahead"])
+            session = core.Session.start(config)
+            steps = values.get("steps", 0)
+            for _ in range(steps):
+                if session.phase == "done":
+                    break
+                session = session.step()
+            self._publish(**scenario, session=session, focus=focus_after(session),
+                          hidden=frozenset(url.hidden), notice=url.notice,
+                          happened=words.opened_link(config, steps))
+        self._guard(apply)
+
+    def scenario(self):
+        """The values a link needs to reopen what is on screen (see ``urlstate.PROPS``)."""
+        return {"draft": self.draft, "width": self.width, "seed": self.seed, "lookahead": self.lookahead,
+                "steps": self.steps_done()}
+
+    def steps_done(self):
+        """Clicks of "Next step" that lead from a fresh trace to the current one."""
+        s = self.session
+        return 3 * len(s.blocks) + _PHASES_DONE[s.phase]
+
+    def shift_seed(self, delta):
+        """The previous (-1) or next (+1) seed, within bounds."""
+        seed = self.seed + delta
+        low, high = self.param.seed.bounds
+        if low <= seed <= high:
+            with one_update():
+                self.seed = seed
+
+    # ---- actions -------------------------------------------------------------
+
+    def can(self, action):
+        """Whether the button for ``action`` should be enabled."""
+        return bool(self.session.can(action))
+
+    def act(self, action):
+        """Perform ``action`` (one of ``ACTIONS``) and describe it; never raises."""
+        self._guard(lambda: self._act(action))
+
+    def _act(self, action):
+        before = self.session
+        try:
+            after = before.reset() if action == "reset" else getattr(before, action)()
+        except core.PhaseError as error:
+            self._publish(notice=words.not_possible(action, error))
+            return
+        focus = None if action == "reset" else focus_after(after)
+        self._publish(session=after, focus=focus, notice="", happened=words.happened(action, before, after))
+
+    def inspect(self, focus):
+        """Show ``focus`` in the inspector (a click on a chip, the picker or the history)."""
+        self._guard(lambda: self._publish(focus=tuple(focus) if focus is not None else None))
+
+    def _publish(self, **changes):
+        """Every change of the model goes through here: one ``param.update``, one document change."""
+        with one_update():
+            self.param.update(**changes)
+
+    def _guard(self, fn):
+        try:
+            fn()
+        except core.ConfigError as error:
+            self.notice = words.cannot_run(error)
+        except Exception:
+            self.report_error()
+
+    def report_error(self):
+        """Keep the traceback for debugging, show a short message, leave the session as it was."""
+        self.error_trace = traceback.format_exc()
+        print(self.error_trace, file=sys.stderr)
+        self.notice = words.BROKEN
+
+    # ---- what the inspector shows -------------------------------------------------
+
+    def blocks_in_view(self):
+        """Finished blocks, then the pending one (if any)."""
+        s = self.session
+        return s.blocks + ((s.pending,) if s.pending is not None else ())
+
+    def block_in_view(self):
+        """The block the strip shows: the pending one, else the last committed one, else None."""
+        s = self.session
+        if s.pending is not None:
+            return s.pending
+        return s.blocks[-1] if s.blocks else None
+
+    def positions(self):
+        """Every position the inspector can show, as (label, focus) pairs."""
+        out = []
+        for block in self.blocks_in_view():
+            pending = block is self.session.pending
+            name = f"Block {block.index + 1}" + (" (current)" if pending else "")
+            for proposal in block.proposals:
+                out.append((f"{name} · position {proposal.index + 1}: {proposal.token}, {proposal.status}",
+                            (block.index, proposal.index)))
+            if block.bonus is not None:
+                out.append((f"{name} · bonus: {block.bonus.token}", (block.index, "bonus")))
+        return out
+
+    def inspected(self):
+        """The ``Inspected`` record for ``focus``, or None when nothing is selected."""
+        if self.focus is None:
+            return None
+        index, item = self.focus
+        block = next((b for b in self.blocks_in_view() if b.index == index), None)
+        if block is None:
+            return None
+        pending = block is self.session.pending
+        if item == "bonus":
+            if block.bonus is None:
+                return None
+            return Inspected(block, item, pending, bonus=block.bonus)
+        if not isinstance(item, int) or not 0 <= item < len(block.proposals):
+            return None
+        proposal = block.proposals[item]
+        correction = block.correction if proposal.status == "rejected" else None
+        decomposition = core.decompose(proposal.p, proposal.q) if proposal.p is not None else None
+        return Inspected(block, item, pending, proposal=proposal, correction=correction,
+                         decomposition=decomposition)

@@ -1,0 +1,487 @@
+"""The views of "Step through a block": each renders from one ``StepModel``.
+
+Reading order follows the story: scenario, caption (what happened, what is
+next), the action buttons, the token strip, the inspector, then the counters
+beside the block history, and the embed code. Boxes wrap from 1200 px down
+to 360 px.
+
+Widgets come from ``Widget.from_param(model.param.x)``; panes render with
+``pn.bind`` from words in ``words.py``; the strip's chips and the history's
+lines are fixed pools of buttons made once, restyled by their CSS classes
+and shown or hidden, so a click never adds a Bokeh model to the page.
+"""
+
+from pathlib import Path
+
+import panel as pn
+import param
+
+from core.display import dec, frac
+
+from .. import theme, urlstate
+from ..parts import field, html
+from . import words
+from .inspector import Inspector
+from .model import StepModel, interesting_item
+
+COPY_LABEL = "Copy embed code"
+COPY_JS = (Path(__file__).resolve().parent / "copy_embed.js").read_text(encoding="utf-8")
+
+# The longest block: core.MAX_WIDTH proposals, then a correction or a bonus.
+POOL = 8
+
+
+def shown(part):
+    """A function of ``hidden`` that is True while a link has not hidden ``part``."""
+    return lambda hidden: part not in hidden
+
+
+class Scenario(pn.viewable.Viewer):
+    """Draft, width, seed and dynamic lookahead: the settings that fix a trace."""
+
+    model = param.ClassSelector(class_=StepModel)
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        m = self.model
+        hidden = m.param.hidden
+        # description=None: the help line above each control explains it (no tooltip icon from the doc).
+        self.draft = pn.widgets.RadioButtonGroup.from_param(
+            m.param.draft, description=None, color="primary", variant="outline", stylesheets=[theme.BUTTON], margin=(4, 5))
+        self.width = pn.widgets.IntSlider.from_param(
+            m.param.width, sizing_mode="stretch_width", min_width=160, margin=(4, 10))
+        # The label above names the seed box.
+        self.seed = pn.widgets.IntInput.from_param(m.param.seed, name="", description=None, width=130, margin=(4, 5))
+        low, high = m.param.seed.bounds
+        self.seed_down = pn.widgets.Button(
+            label="−", description="Previous seed", width=44, stylesheets=[theme.BUTTON], align="end",
+            margin=(4, 2), disabled=pn.bind(lambda seed: seed <= low, m.param.seed))
+        self.seed_up = pn.widgets.Button(
+            label="+", description="Next seed", width=44, stylesheets=[theme.BUTTON], align="end",
+            margin=(4, 2), disabled=pn.bind(lambda seed: seed >= high, m.param.seed))
+        self.seed_down.on_click(lambda event: m.shift_seed(-1))
+        self.seed_up.on_click(lambda event: m.shift_seed(+1))
+        # A toggle button rather than a checkbox: Bokeh's checkbox has no accessible name.
+        # It shows whether lookahead is on (_show_lookahead); a click is an action on the model.
+        self.lookahead_on = pn.widgets.Toggle(
+            label="Stop drafting early", value=m.lookahead != urlstate.LOOKAHEAD_OFF, color="primary",
+            variant="outline",
+            stylesheets=[theme.BUTTON], margin=(4, 5), width=190)
+        self.lookahead_on.param.watch(lambda event: m.set_early_stop(event.new), "value")
+        self.threshold = pn.widgets.DiscreteSlider.from_param(
+            m.param.threshold, disabled=pn.bind(lambda la: la == urlstate.LOOKAHEAD_OFF, m.param.lookahead),
+            sizing_mode="stretch_width", min_width=160, margin=(0, 10))
+
+        self._draft_box = field("Draft model", words.HELP["draft"], self.draft, basis="260px")
+        self._width_box = field("Width", words.HELP["width"], self.width)
+        self._seed_box = field("Seed", words.HELP["seed"], pn.Row(self.seed, self.seed_down, self.seed_up, margin=0))
+        self._lookahead_box = field("Dynamic lookahead", words.HELP["lookahead"], self.lookahead_on, self.threshold)
+        for part, box in (("draft", self._draft_box), ("width", self._width_box), ("seed", self._seed_box),
+                          ("lookahead", self._lookahead_box)):
+            box.visible = pn.bind(shown(part), hidden)
+        self._layout = pn.FlexBox(
+            self._draft_box, self._width_box, self._seed_box, self._lookahead_box,
+            gap="12px 24px", flex_wrap="wrap", sizing_mode="stretch_width", stylesheets=[theme.CARD],
+            margin=(6, 0), visible=pn.bind(lambda h: not {"draft", "width", "seed", "lookahead"} <= h, hidden))
+
+    @param.depends("model.lookahead", watch=True)
+    def _show_lookahead(self):
+        self.lookahead_on.value = self.model.lookahead != urlstate.LOOKAHEAD_OFF
+
+    def __panel__(self):
+        return self._layout
+
+
+class Actions(pn.viewable.Viewer):
+    """The action buttons; each is enabled only when its action is valid now, the next phase highlighted."""
+
+    model = param.ClassSelector(class_=StepModel)
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        m = self.model
+        self.buttons = {}
+        for action, label in words.LABELS.items():
+            button = pn.widgets.Button(
+                label=label, description=words.TOOLTIPS[action], stylesheets=[theme.BUTTON],
+                # A wider gap after Commit and Run to end groups the phases, the shortcuts, and Reset.
+                margin=(4, 20, 4, 4) if action in ("commit", "run_to_end") else (4, 4),
+                disabled=pn.bind(lambda s, a=action: not s.can(a), m.param.session),
+                color=pn.bind(lambda s, a=action: "primary" if s.next_action == a else "default",
+                                    m.param.session),
+            )
+            button.on_click(lambda event, a=action: m.act(a))
+            self.buttons[action] = button
+        self.buttons["reset"].visible = pn.bind(shown("reset"), m.param.hidden)
+        self._layout = pn.FlexBox(*self.buttons.values(), flex_wrap="wrap", align_items="center",
+                                  sizing_mode="stretch_width", margin=(4, 0))
+
+    def __panel__(self):
+        return self._layout
+
+
+# ---- the caption ---------------------------------------------------------------------
+
+def phases_html(session):
+    if session.phase == "done":
+        return '<div class="phases"><span class="phase done">Finished: the output is full</span></div>'
+    pills = [f'<span class="muted">Block {words.phase_block(session)}:</span>']
+    reached = words.PHASES.index(session.phase)
+    for i, name in enumerate(words.PHASES):
+        status = "now" if i == reached else ("done" if i < reached else "")
+        mark = "✓ " if i < reached else ""
+        aria = ' aria-current="step"' if i == reached else ""
+        pills.append(f'<span class="phase {status}"{aria}>{mark}{i + 1}. {words.LABELS[name]}</span>')
+    return '<div class="phases">' + "".join(pills) + "</div>"
+
+
+def caption_html(session, happened):
+    """Phase pills, the last event, the next step and the limit message."""
+    out = phases_html(session)
+    out += f'<div class="caption" role="status" aria-live="polite"><div class="happened">{theme.esc(happened)}</div>'
+    upcoming = words.next_words(session)
+    if upcoming:
+        label = words.LABELS[session.next_action]
+        rest = upcoming[len(label):] if upcoming.startswith(label) else " " + upcoming
+        out += f'<div class="next">Next: <b>{theme.esc(label)}</b>{theme.esc(rest)}</div>'
+    out += "</div>"
+    limit = words.limit_words(session)
+    if limit:
+        out += f'<div class="limit" role="note">{theme.esc(limit)}</div>'
+    return out
+
+
+def notice_html(notice):
+    return f'<div class="notice" role="alert">{theme.esc(notice)}</div>' if notice else ""
+
+
+class Caption(pn.viewable.Viewer):
+    """What just happened, what the next click will do, and any notice."""
+
+    model = param.ClassSelector(class_=StepModel)
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        m = self.model
+        self.text = html(pn.bind(caption_html, m.param.session, m.param.happened), theme.CAPTION)
+        self.notice_pane = html(pn.bind(notice_html, m.param.notice), theme.CAPTION, margin=(8, 0, 0, 0),
+                                visible=pn.bind(bool, m.param.notice))
+        self._layout = pn.Column(self.text, self.notice_pane, sizing_mode="stretch_width",
+                                 stylesheets=[theme.CAPTION_CARD], margin=(6, 0))
+
+    def __panel__(self):
+        return self._layout
+
+
+# ---- the token strip --------------------------------------------------------------------
+
+def output_html(session):
+    head = (f'<div class="section-title"><h2>Output</h2><span class="muted">'
+            f'{words.output_count(session)}</span></div>')
+    if not session.blocks:
+        return head + '<div class="empty-note">Empty: nothing is committed until a block is verified.</div>'
+    groups = []
+    for block in session.blocks:
+        chips = "".join(
+            f'<span class="committed">{theme.chip(t, title=words.ORIGIN_TIP[origin])}'
+            f'<span class="origin" aria-label="{words.ORIGIN_TIP[origin]}">{words.ORIGIN_MARK[origin]}</span></span>'
+            for t, origin in zip(block.committed, words.origins(block)))
+        groups.append(f'<div class="block-group"><div class="tokens">{chips}</div>'
+                      f'<div class="label">block {block.index + 1}</div></div>')
+    return head + '<div class="strip" aria-label="Committed output">' + "".join(groups) + "</div>"
+
+
+def block_title_html(session):
+    block = session.pending or (session.blocks[-1] if session.blocks else None)
+    if block is None:
+        return ('<div class="section-title"><h2>Current block</h2></div><div class="empty-note">No block yet. '
+                'Draft lets the draft model guess the first tokens.</div>')
+    state = words.block_state(block, block is session.pending)
+    return (f'<div class="section-title"><h2>Block {block.index + 1}</h2>'
+            f'<span class="muted">{theme.esc(state)}</span></div>')
+
+
+def block_notes_html(session):
+    block = session.pending or (session.blocks[-1] if session.blocks else None)
+    if block is None:
+        return ""
+    return "".join(f'<p class="muted small">{theme.esc(n)}</p>' for n in words.strip_notes(block))
+
+
+def legend_html():
+    items = [f'<span class="item">{theme.chip("A", "sm " + kind)}{theme.esc(text)}</span>'
+             for kind, text in words.LEGEND]
+    return ('<div class="legend" aria-label="How to read the chips">' + "".join(items)
+            + '<span class="item">Colours: ' + " ".join(theme.chip(t, "sm") for t in theme.TOKEN_COLOURS)
+            + " (the letter is always shown)</span>"
+            + '<span class="item">In the output: ✓ accepted guess, ↺ correction, ★ bonus</span></div>')
+
+
+def chips(block):
+    """The current block's chips in reading order: (slot, token, status, focus).
+
+    Slots 0..7 are the proposals; slot "extra" is the correction (after the
+    rejected proposal) or the bonus (after the last one).
+    """
+    out = []
+    for proposal in block.proposals:
+        out.append((proposal.index, proposal.token, proposal.status, (block.index, proposal.index)))
+        if proposal.status == "rejected" and block.correction is not None:
+            out.append(("extra", block.correction.token, "correction", (block.index, proposal.index)))
+    if block.bonus is not None:
+        out.append(("extra", block.bonus.token, "bonus", (block.index, "bonus")))
+    return out
+
+
+class Chip:
+    """One pooled chip button: made once, restyled by its CSS classes, shown or hidden."""
+
+    def __init__(self, model, order):
+        self.focus = None
+        self.button = pn.widgets.Button(
+            label="", description="Open this position in the inspector", stylesheets=[theme.CHIP_BUTTON],
+            css_classes=["chip"], width=92, height=64, margin=(2, 0), visible=False,
+            styles={"order": str(order)})
+        self.button.on_click(lambda event: model.inspect(self.focus))
+
+    def show(self, token, status, focus, selected):
+        self.focus = focus
+        self.button.param.update(
+            label=f"{token}\n{words.STATUS_LABEL[status]}", visible=True,
+            css_classes=["chip", f"tok-{token}", status] + (["selected"] if selected else []))
+
+    def hide(self):
+        self.focus = None
+        self.button.visible = False
+
+
+class TokenStrip(pn.viewable.Viewer):
+    """The output so far and the current block's chips (a real button each: click to inspect)."""
+
+    model = param.ClassSelector(class_=StepModel)
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        m = self.model
+        self.output = html(pn.bind(output_html, m.param.session), theme.CHIPS, margin=(0, 0, 6, 0))
+        self.block_title = html(pn.bind(block_title_html, m.param.session), margin=(6, 0, 0, 0))
+        # Flex order places the extra chip (and its arrow) right after the proposal it belongs to.
+        self.pool = [Chip(m, order=2 * i) for i in range(POOL)]
+        self.extra = Chip(m, order=1)
+        self.joiner = html("", theme.CHIPS, align="center", margin=(0, 6), visible=False,
+                           sizing_mode=None, styles={"order": "1"})
+        self.chips = pn.FlexBox(*(c.button for c in self.pool), self.joiner, self.extra.button,
+                                flex_wrap="wrap", align_items="center", gap="6px 10px",
+                                sizing_mode="stretch_width", margin=(2, 0))
+        self.note = html(pn.bind(block_notes_html, m.param.session), margin=(4, 0, 0, 0))
+        self._legend = html(legend_html(), theme.CHIPS, margin=(10, 0, 0, 0))
+        self._layout = pn.Column(self.output, self.block_title, self.chips, self.note, self._legend,
+                                 sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0))
+        self._render_chips()
+
+    @param.depends("model.session", "model.focus", watch=True)
+    def _render_chips(self):
+        m = self.model
+        block = m.block_in_view()
+        placed = chips(block) if block is not None else []
+        used = set()
+        for slot, token, status, focus in placed:
+            selected = m.focus == focus  # a correction shares its rejected proposal's focus
+            if slot == "extra":
+                order = 2 * focus[1] + 1 if status == "correction" else 2 * len(block.proposals) - 1
+                self.extra.show(token, status, focus, selected)
+                self.extra.button.styles = {"order": str(order)}
+                self.joiner.param.update(object='<span class="joiner" aria-hidden="true">' + ("→" if status == "correction"
+                                                                                else "+") + "</span>",
+                                         styles={"order": str(order)}, visible=True)
+            else:
+                self.pool[slot].show(token, status, focus, selected)
+            used.add(slot)
+        for i, chip in enumerate(self.pool):
+            if i not in used:
+                chip.hide()
+        if "extra" not in used:
+            self.extra.hide()
+            self.joiner.visible = False
+
+    def buttons(self):
+        """The visible chip buttons in reading order (for tests and the probe)."""
+        block = self.model.block_in_view()
+        if block is None:
+            return []
+        return [self.extra.button if slot == "extra" else self.pool[slot].button
+                for slot, *_ in chips(block)]
+
+    def __panel__(self):
+        return self._layout
+
+
+# ---- counters and history ------------------------------------------------------------------
+
+def counters_html(session):
+    c = session.counters
+    per_pass = c.tokens_per_pass
+    per_pass_text = "—" if per_pass is None else (
+        dec(per_pass) if per_pass.denominator == 1
+        else f"{dec(per_pass)} <span class='muted small'>= {frac(per_pass)}</span>")
+    headline = (
+        '<div class="counters headline">'
+        '<div class="counter key" title="one Verify = one pass of the target over the whole block">'
+        f'<div class="n">{c.target_passes}</div><div class="what">target '
+        f'{words.plural(c.target_passes, "pass", "passes")} used here</div></div>'
+        '<div class="counter" title="one target pass per token">'
+        f'<div class="n">{c.ordinary_passes}</div><div class="what">target '
+        f'{words.plural(c.ordinary_passes, "pass", "passes")} ordinary decoding would need</div></div>'
+        '<div class="counter" title="committed tokens divided by target passes">'
+        f'<div class="n">{per_pass_text}</div><div class="what">tokens per target pass</div></div>'
+        '</div>')
+    rows = words.COUNTER_DETAILS + ((words.EARLY_STOPS,) if session.config.lookahead is not None else ())
+    details = "".join(
+        f'<div class="counter sm" title="{theme.esc(what)}"><div class="n">{getattr(c, name)}</div>'
+        f'<div class="what">{theme.esc(label)}</div></div>' for name, label, what in rows)
+    compare = words.compare(c)
+    compare = (f'<p class="compare">{theme.esc(compare)}</p>' if compare
+               else '<p class="compare muted">Nothing is committed yet.</p>')
+    if session.pending is not None:
+        compare += f'<p class="muted small">{theme.esc(words.PENDING_NOT_COUNTED)}</p>'
+    return ('<div class="section-title"><h2>Work counters</h2></div>'
+            '<p class="muted small">Algorithmic counts for the finished blocks, not measured time: a real '
+            'speedup also depends on what a draft step and a target pass cost.</p>'
+            f'{headline}<div class="counters details">{details}</div>{compare}')
+
+
+class Counters(pn.viewable.Viewer):
+    """Target passes against ordinary decoding, then the detailed counts."""
+
+    model = param.ClassSelector(class_=StepModel)
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        m = self.model
+        self.html = html(pn.bind(counters_html, m.param.session), theme.COUNTERS)
+        self._layout = pn.Column(self.html, sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0),
+                                 visible=pn.bind(shown("counters"), m.param.hidden),
+                                 styles={"flex": "1 1 340px", "min-width": "0"})
+
+    def __panel__(self):
+        return self._layout
+
+
+class History(pn.viewable.Viewer):
+    """Finished blocks as a pool of buttons; a click opens the block in the inspector."""
+
+    model = param.ClassSelector(class_=StepModel)
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        m = self.model
+        self.lines = [pn.widgets.Button(label="", stylesheets=[theme.HISTORY_BUTTON], css_classes=[],
+                                        sizing_mode="stretch_width", visible=False, margin=(3, 0),
+                                        description="Open this block in the inspector")
+                      for _ in range(POOL)]
+        for i, line in enumerate(self.lines):
+            line.on_click(lambda event, i=i: self._open(i))
+        self._empty = html('<p class="empty-note">No finished block yet.</p>',
+                           visible=pn.bind(lambda s: not s.blocks, m.param.session))
+        self._layout = pn.Column(
+            html('<div class="section-title"><h2>Block history</h2></div>'), self._empty, *self.lines,
+            sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0),
+            visible=pn.bind(shown("history"), m.param.hidden), styles={"flex": "1 1 340px", "min-width": "0"})
+        self._render()
+
+    def _open(self, i):
+        blocks = self.model.session.blocks
+        if i < len(blocks):
+            self.model.inspect((i, interesting_item(blocks[i])))
+
+    @param.depends("model.session", "model.focus", watch=True)
+    def _render(self):
+        m = self.model
+        blocks = m.session.blocks
+        focused = m.focus[0] if m.focus else None
+        for i, line in enumerate(self.lines):
+            if i < len(blocks):
+                line.param.update(label=words.history_line(blocks[i]), visible=True,
+                                  css_classes=["selected"] if i == focused else [])
+            else:
+                line.visible = False
+
+    def visible_lines(self):
+        return [line for line in self.lines if line.visible]
+
+    def __panel__(self):
+        return self._layout
+
+
+# ---- the embed code ---------------------------------------------------------------------------
+
+class EmbedCode(pn.viewable.Viewer):
+    """A text box with an iframe snippet for the scenario on screen, and a button that copies it.
+
+    The snippet's address is the page's own address without its query, plus
+    the query ``urlstate.write`` builds from the model, so the iframe reopens
+    the same draft, width, seed and step, with the same hidden controls.
+    """
+
+    model = param.ClassSelector(class_=StepModel)
+
+    base = param.String(default="", allow_refs=True, doc="The page's address without query or fragment.")
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        m = self.model
+        self.area = pn.widgets.TextAreaInput(
+            label="Embed code for this scenario", rows=3, sizing_mode="stretch_width",
+            stylesheets=[theme.MONO_INPUT], margin=(4, 0))
+        self.copy = pn.widgets.Button(label=COPY_LABEL, stylesheets=[theme.BUTTON], margin=(4, 0),
+                                      description="Copy an iframe snippet that opens this exact scenario")
+        self.copy.js_on_click(args={"area": self.area, "label": COPY_LABEL}, code=COPY_JS)
+        help_ = html(
+            '<div class="section-title"><h2>Embed this scenario</h2></div><p class="muted small">Paste the '
+            'snippet into course notes: it opens this draft, width, seed and step. Add '
+            '<code>&amp;draft_hide=1</code> (or width, seed, reset, counters, history, intro) to hide a '
+            'control.</p>')
+        self._layout = pn.Column(help_, self.area, self.copy, sizing_mode="stretch_width",
+                                 stylesheets=[theme.CARD], margin=(6, 0),
+                                 visible=pn.bind(shown("embed"), m.param.hidden))
+        self._render()
+
+    # Set by a watcher rather than bound: the copy button's JS callback keeps the
+    # text box for as long as the button lives (Panel's callback registry), so
+    # the box must not hold this view or the model, or no session would be freed.
+    @param.depends("model.session", "model.hidden", "base", watch=True)
+    def _render(self):
+        m = self.model
+        self.area.value = urlstate.snippet(self.base or "", urlstate.write(m.scenario(), m.hidden))
+
+    def __panel__(self):
+        return self._layout
+
+
+class StepView(pn.viewable.Viewer):
+    """The "Step through a block" tab; every part takes the same model."""
+
+    model = param.ClassSelector(class_=StepModel)
+
+    def __init__(self, **params):
+        if params.get("model") is None:
+            params["model"] = StepModel()
+        super().__init__(**params)
+        m = self.model
+        self.scenario = Scenario(model=m)
+        self.caption = Caption(model=m)
+        self.actions = Actions(model=m)
+        self.strip = TokenStrip(model=m)
+        self.inspector = Inspector(model=m)
+        self.counters = Counters(model=m)
+        self.history = History(model=m)
+        self.embed = EmbedCode(model=m)
+        self._layout = pn.Column(
+            self.scenario, self.caption, self.actions, self.strip, self.inspector,
+            pn.FlexBox(self.counters, self.history, gap="0 16px", flex_wrap="wrap", align_items="flex-start",
+                       sizing_mode="stretch_width", margin=0),
+            self.embed,
+            sizing_mode="stretch_width", margin=(8, 0))
+
+    def __panel__(self):
+        return self._layout
