@@ -1,26 +1,21 @@
 """Helpers the "Why it is exact" and "When it pays off" views share.
 
-Kept here until they move to the page's shared helpers (``app/parts.py``,
-rebuilt at the same time on another branch): a stylesheet read from its
-``.css`` file once, an HTML pane with the tab's styles, and a body built
-when first shown.
+A stylesheet read once through ``theme.stylesheet`` (the page's one
+reader of ``app/styles/*.css``), an HTML pane with the tab's styles, and a
+body built when first shown.
 """
 
 from functools import lru_cache
-from pathlib import Path
 
 import panel as pn
 import param
 
 from app import theme
 
-STYLES = Path(__file__).resolve().parent.parent / "styles"
-
-
 @lru_cache(maxsize=None)
 def stylesheet(name):
-    """The text of ``app/styles/<name>.css``, read once (Panel puts each pane in a shadow root)."""
-    return (STYLES / f"{name}.css").read_text(encoding="utf-8")
+    """``app/styles/<name>.css`` as ``theme.stylesheet`` reads it, once (each pane carries a copy)."""
+    return theme.stylesheet(name)
 
 
 def html(text="", css=(), **kw):
