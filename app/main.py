@@ -34,17 +34,12 @@ except ImportError:
 
 import panel as pn
 
-from app import theme, urlstate
+from app import i18n, theme, urlstate
+from app.i18n import t
 from app.parts import html
 from app.step.model import StepModel
 from app.step.views import StepView
 
-TITLE = "Speculative decoding, one block at a time"
-INTRO = (
-    "A small draft model guesses a few tokens ahead, and the large target model checks all of the guesses "
-    "in one pass, keeping only what its own probabilities allow. Step through a block below: every number "
-    "comes from three toy tokens, A, B and C, and a seeded random draw, so you can check each decision by hand."
-)
 
 
 def step_tab(model):
@@ -61,13 +56,20 @@ def payoff_tab(model):
     return PayoffTab(session_model=model)
 
 
-# One line per tab: (title, factory). A factory gets the page's StepModel (the
-# trace of "Step through a block") and returns a viewable.
+# One line per tab: (title, factory). A title is a catalogue key (app/i18n) or plain
+# text. A factory gets the page's StepModel (the trace of "Step through a block")
+# and returns a viewable.
 TABS = (
-    ("Step through a block", step_tab),
-    ("Why it is exact", exact_tab),
-    ("When it pays off", payoff_tab),
+    ("tab.step", step_tab),
+    ("tab.exact", exact_tab),
+    ("tab.payoff", payoff_tab),
 )
+
+
+def words(text):
+    """A title of ``TABS`` in the page's language."""
+    return t(text) if i18n.has(text) else text
+
 
 # Runs in the page whenever the address the model describes changes.
 REPLACE_URL_JS = ("if (source.value) { window.history.replaceState(window.history.state, '', "
@@ -94,7 +96,7 @@ def link_url(model, location):
             model.open_link(url)
 
     def address(session, hidden):
-        return urlstate.write(dict(model.scenario(), steps=0), hidden, seen["search"])
+        return urlstate.write(dict(model.scenario(), steps=0, lang=i18n.link_value()), hidden, seen["search"])
 
     writer = pn.widgets.TextInput(label="address", visible=False,
                                   value=pn.bind(address, model.param.session, model.param.hidden))
@@ -116,7 +118,7 @@ class LazyTab:
     def __init__(self, title, make):
         self.make = make
         self.built = False
-        self.holder = html(f'<p class="muted">Opening “{theme.esc(title)}”…</p>', margin=(12, 0))
+        self.holder = html(f'<p class="muted">{theme.esc(t("page.opening", tab=title))}</p>', margin=(12, 0))
         self.layout = pn.Column(self.holder, sizing_mode="stretch_width", margin=0)
 
     def open(self, model):
@@ -131,16 +133,45 @@ class LazyTab:
         pn.state.execute(build)
 
 
+def language_switch(model):
+    """Links to this scenario in each language; the page reloads in the one chosen (``?lang=``)."""
+    here = i18n.language()
+
+    def links(session, hidden):
+        items = []
+        for lang in i18n.LANGUAGES:
+            name = theme.esc(i18n.NAMES[lang])
+            if lang == here:
+                items.append(f'<span class="lang-now" aria-current="true" lang="{lang}">{name}</span>')
+            else:
+                query = urlstate.write(dict(model.scenario(), lang=lang), hidden)
+                items.append(f'<a href="{theme.esc(query)}" lang="{lang}" hreflang="{lang}" target="_self">{name}</a>')
+        return (f'<nav class="lang-switch" aria-label="{theme.esc(t("page.language"))}">'
+                + " · ".join(items) + "</nav>")
+
+    return html(pn.bind(links, model.param.session, model.param.hidden), margin=(0, 0, 0, 0),
+                styles={"text-align": "right", "font-size": "14px"})
+
+
+def choose_language(location):
+    """The page's language: the link's ``?lang=``, else the browser's, else English."""
+    asked = urlstate.language(location.search if location is not None else "")
+    if asked is not None:
+        return i18n.set_language(asked, explicit=True)
+    return i18n.set_language(i18n.browser_language() or i18n.DEFAULT)
+
+
 def build_page():
-    model = StepModel()
     location = pn.state.location
+    choose_language(location)
+    model = StepModel()
     writer = link_url(model, location)
     (first_title, first), *rest = TABS
     step = first(model)
     if location is not None:
         step.embed.base = pn.bind(page_address, location.param.href)
-    lazy = [LazyTab(title, make) for title, make in rest]
-    tabs = pn.Tabs((first_title, step), *((title, tab.layout) for (title, _), tab in zip(rest, lazy)),
+    lazy = [LazyTab(words(title), make) for title, make in rest]
+    tabs = pn.Tabs((words(first_title), step), *((words(title), tab.layout) for (title, _), tab in zip(rest, lazy)),
                    sizing_mode="stretch_width", margin=(8, 0, 0, 0), stylesheets=[theme.TABS])
 
     def open_tab(event):
@@ -148,10 +179,10 @@ def build_page():
             lazy[event.new - 1].open(model)
 
     tabs.param.watch(open_tab, "active")
-    header = html(f'<h1>{theme.esc(TITLE)}</h1><p class="intro">{theme.esc(INTRO)}</p>', margin=(4, 0, 0, 0),
-                  visible=pn.bind(lambda hidden: "intro" not in hidden, model.param.hidden))
-    return pn.Column(header, tabs, writer, sizing_mode="stretch_width", margin=0,
+    header = html(f'<h1>{theme.esc(t("page.title"))}</h1><p class="intro">{theme.esc(t("page.intro"))}</p>',
+                  margin=(4, 0, 0, 0), visible=pn.bind(lambda hidden: "intro" not in hidden, model.param.hidden))
+    return pn.Column(language_switch(model), header, tabs, writer, sizing_mode="stretch_width", margin=0,
                      stylesheets=[theme.PAGE_COLUMN])
 
 
-build_page().servable(title=TITLE)
+build_page().servable(title=t("page.title"))

@@ -5,9 +5,16 @@ from contextlib import contextmanager
 import panel as pn
 
 from . import theme
+from .i18n import has, t
 
-# The draft choice as every view labels it.
+# The draft choice as every view labels it (the model's objects; views show draft_options()).
 DRAFT_OPTIONS = {"Aligned": "aligned", "Biased": "biased"}
+
+
+def draft_options(options=None):
+    """``options`` (label -> draft; DRAFT_OPTIONS by default) with labels in the page's language."""
+    options = DRAFT_OPTIONS if options is None else options
+    return {t(f"draft.{value}") if has(f"draft.{value}") else label: value for label, value in options.items()}
 
 
 @contextmanager

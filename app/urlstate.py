@@ -24,6 +24,9 @@ from urllib.parse import parse_qsl, urlencode
 import core
 from core.numbers import parse_fraction
 
+from app import i18n
+from app.i18n import t
+
 # JavaScript numbers are exact up to 2**53 - 1; the seed box is a browser
 # number field, so seeds stay below that (and within core's own limit).
 SEED_MAX = min(core.config.MAX_SEED, 2**53 - 1)
@@ -58,15 +61,20 @@ class Prop:
     """One URL property: its name, its type, its default and its valid values."""
 
     name: str
-    kind: str  # "choice", "threshold" or "int"
+    kind: str  # "choice", "threshold", "int" or "language"
     default: object
     choices: tuple = ()
     low: int = 0
     high: int = 0
-    what: str = ""  # how a notice describes the valid values
+    what: dict = field(default_factory=dict)  # fields of the notice that describes the valid values
 
     def parse(self, text):
         """The value ``text`` stands for; ValueError when it is not valid."""
+        if self.kind == "language":
+            value = i18n.pick(text)
+            if value is None:
+                raise ValueError(text)
+            return value
         if self.kind == "choice":
             value = text.strip().lower()
             if value not in self.choices:
@@ -96,14 +104,18 @@ class Prop:
 
 PROPS = (
     Prop("draft", "choice", "aligned", choices=tuple(core.DRAFTS),
-         what="one of " + " or ".join(core.DRAFTS)),
-    Prop("width", "int", 3, low=1, high=core.MAX_WIDTH, what=f"a whole number from 1 to {core.MAX_WIDTH}"),
-    Prop("seed", "int", 0, low=0, high=SEED_MAX, what="a whole number from 0 up"),
+         what={"choices": " / ".join(core.DRAFTS)}),
+    Prop("width", "int", 3, low=1, high=core.MAX_WIDTH, what={"low": 1, "high": core.MAX_WIDTH}),
+    Prop("seed", "int", 0, low=0, high=SEED_MAX),
     Prop("lookahead", "threshold", LOOKAHEAD_OFF, choices=LOOKAHEADS,
-         what=f"off or a threshold from {THRESHOLDS[0]} to {THRESHOLDS[-1]} in steps of 0.10"),
-    Prop("steps", "int", 0, low=0, high=STEPS_MAX, what=f"a whole number from 0 to {STEPS_MAX}"),
+         what={"low": THRESHOLDS[0], "high": THRESHOLDS[-1]}),
+    Prop("steps", "int", 0, low=0, high=STEPS_MAX, what={"low": 0, "high": STEPS_MAX}),
 )
 BY_NAME = {prop.name: prop for prop in PROPS}
+
+# The page's language, not part of the scenario: "" = the browser's; a link or the
+# language switch names one (app/i18n). Read apart (``UrlState.lang``), written with the rest.
+LANG = Prop("lang", "language", "", choices=i18n.LANGUAGES)
 
 # Parts of the page a link may hide with NAME_hide=1 (or true/yes).
 HIDEABLE = ("draft", "width", "seed", "lookahead", "reset", "intro", "counters", "history", "embed")
@@ -121,6 +133,7 @@ class UrlState:
     hidden: frozenset = frozenset()
     notices: tuple = ()
     given: frozenset = frozenset()  # the keys of this table the URL carried
+    lang: str = ""  # the language the link names ("" for none)
 
     @property
     def notice(self):
@@ -143,7 +156,15 @@ def read(search):
     hidden = set()
     bad = []
     given = set()
+    lang = ""
     for key, text in _query(search or ""):
+        if key == LANG.name:
+            try:
+                lang = LANG.parse(text)
+            except ValueError:
+                bad.append(LANG)
+                given.add(key)  # so the page shows the notice
+            continue
         if key in BY_NAME or (key.endswith(HIDE_SUFFIX) and key[: -len(HIDE_SUFFIX)] in HIDEABLE):
             given.add(key)
         if key in BY_NAME:
@@ -156,26 +177,39 @@ def read(search):
         elif key.endswith(HIDE_SUFFIX) and key[: -len(HIDE_SUFFIX)] in HIDEABLE:
             if text.strip().lower() in _TRUE:
                 hidden.add(key[: -len(HIDE_SUFFIX)])
-    notices = tuple(
-        f"The link's {prop.name} is not valid (it must be {prop.what}), so the default {prop.default} is used."
-        for prop in bad
-    )
-    return UrlState(values, frozenset(hidden), notices, frozenset(given))
+    notices = tuple(_notice(prop) for prop in bad)
+    return UrlState(values, frozenset(hidden), notices, frozenset(given), lang)
+
+
+def _notice(prop):
+    """One bad value's notice, in the page's language (it names the setting, never the URL's value)."""
+    must = t(f"url.must.{prop.name}", **prop.what)
+    if prop.name == "lang":
+        return t("url.notice.lang", must=must)
+    return t("url.notice", name=prop.name, must=must, default=prop.default)
+
+
+def language(search):
+    """The language a query string asks for ("en", "zh"), or None when it names none (or a bad one)."""
+    for key, text in _query(search or ""):
+        if key == "lang":
+            return i18n.pick(text)
+    return None
 
 
 def write(values, hidden=(), search=""):
     """The query string for ``values``, keeping keys of ``search`` that are not ours.
 
     Draft, width and seed are always written (a copied link states its
-    scenario); ``lookahead`` and ``steps`` only when not at their defaults;
+    scenario); ``lookahead``, ``steps`` and ``lang`` only when not at their defaults;
     hide flags as ``NAME_hide=1``.
     """
-    ours = set(BY_NAME) | {name + HIDE_SUFFIX for name in HIDEABLE}
+    ours = set(BY_NAME) | {LANG.name} | {name + HIDE_SUFFIX for name in HIDEABLE}
     others = [(k, v) for k, v in _query(search or "") if k not in ours]
     pairs = []
-    for prop in PROPS:
+    for prop in PROPS + (LANG,):
         value = values.get(prop.name, prop.default)
-        if value == prop.default and prop.name in ("steps", "lookahead"):
+        if value == prop.default and prop.name in ("steps", "lookahead", "lang"):
             continue
         pairs.append((prop.name, prop.format(value)))
     for name in HIDEABLE:
@@ -184,7 +218,6 @@ def write(values, hidden=(), search=""):
     return "?" + urlencode(pairs + others)
 
 
-EMBED_TITLE = "Speculative decoding, one block at a time"
 EMBED_HEIGHT = 1900  # px: the step view at desktop width; a taller page scrolls inside the frame
 
 
@@ -192,7 +225,7 @@ def snippet(base, query):
     """The iframe HTML for ``base`` (page address, no query) and ``query`` ("?draft=...")."""
     # Quotes and angle brackets are escaped; "&" stays readable (valid in HTML5 attributes).
     src = (base + query).replace('"', "%22").replace("<", "%3C").replace(">", "%3E")
-    return (f'<iframe src="{src}" title="{EMBED_TITLE}" width="100%" height="{EMBED_HEIGHT}" '
+    return (f'<iframe src="{src}" title="{t("embed.iframe_title")}" width="100%" height="{EMBED_HEIGHT}" '
             f'style="border:0;max-width:1200px" loading="lazy"></iframe>')
 
 

@@ -25,13 +25,12 @@ import core
 from core.display import dec, exact_or_dec
 
 from .. import theme
+from ..i18n import t
 from ..parts import html, style_figure
 from . import words
 from .model import StepModel
 
 TOKENS = tuple(core.TOKENS)
-NOTHING = "Nothing to inspect yet"
-PICK = "Pick a position"
 
 
 def _u(x):
@@ -41,13 +40,13 @@ def _u(x):
 
 def _prefix_html(prefix, committed_len):
     if not prefix:
-        return '<span class="muted">nothing: this is the start of the text</span>'
+        return f'<span class="muted">{theme.esc(t("step.inspector.no_prefix"))}</span>'
     parts = []
-    for i, t in enumerate(prefix):
+    for i, token in enumerate(prefix):
         if i == committed_len and i > 0:
             parts.append('<span class="sep" aria-hidden="true">|</span>')
-        parts.append(theme.chip(t, "sm" + (" proposed" if i >= committed_len else ""),
-                                title="earlier proposal in this block" if i >= committed_len else "committed"))
+        parts.append(theme.chip(token, "sm" + (" proposed" if i >= committed_len else ""),
+                                title=t("step.inspector.earlier" if i >= committed_len else "step.block_state.committed")))
     return '<span class="prefix">' + "".join(parts) + "</span>"
 
 
@@ -61,7 +60,7 @@ def _table(rows, picked=None):
             f'<td class="mono {"picked" if t == picked else ""}">{dec(v)}</td>' for t, v in zip(TOKENS, values))
         body.append(f'<tr><th scope="row">{theme.esc(label)}<span class="desc muted small">{theme.esc(desc)}</span>'
                     f'</th>{cells}</tr>')
-    return (f'<table class="rows"><thead><tr><th scope="col">next token</th>{head}</tr></thead>'
+    return (f'<table class="rows"><thead><tr><th scope="col">{theme.esc(t("step.inspector.next_token"))}</th>{head}</tr></thead>'
             f'<tbody>{"".join(body)}</tbody></table>')
 
 
@@ -71,70 +70,69 @@ def _facts(items):
 
 
 def _verdict(status, text=None):
-    return f'<span class="verdict {status}">{theme.esc(text or status)}</span>'
+    return f'<span class="verdict {status}">{theme.esc(text or words.status_word(status))}</span>'
 
 
 def _mono(x, exact=None):
-    title = f' title="exactly {exact}"' if exact is not None else ""
+    title = f' title="{theme.esc(t("step.inspector.exactly", value=exact))}"' if exact is not None else ""
     return f'<span class="mono"{title}>{x}</span>'
 
 
 # ---- the words on the left ------------------------------------------------------------
 
 def guide_html(session):
-    items = "".join(f"<li><b>{name}</b>: {theme.esc(text)}</li>" for name, text in words.GUIDE)
-    lead = words.ALL_DONE if session.phase == "done" else words.NOTHING_YET
+    items = "".join(f"<li><b>{theme.esc(name)}</b>{theme.esc(t('step.inspector.colon'))}{theme.esc(text)}</li>"
+                    for name, text in words.guide())
+    lead = t("step.all_done" if session.phase == "done" else "step.nothing_yet")
     return (f"<p>{theme.esc(lead)}</p><ol class=\"guide\">{items}</ol>"
-            f'<div class="explain"><p><b>The rule</b> {theme.esc(words.RULE)}</p></div>')
+            f'<div class="explain"><p><b>{theme.esc(t("step.rule.title"))}</b> {theme.esc(t("step.rule"))}</p></div>')
 
 
 def _heading(it, title, status, status_text=None):
-    where = "current block" if it.pending else "committed"
-    return (f'<div class="section-title"><h3>Block {it.block.index + 1} · {theme.esc(title)}</h3>'
+    where = t("step.block.current" if it.pending else "step.block_state.committed")
+    return (f'<div class="section-title"><h3>{theme.esc(t("step.inspector.heading", block=it.block.index + 1, title=title))}</h3>'
             f'{_verdict(status, status_text)}<span class="muted small">{where}</span></div>')
 
 
 def proposal_html(it):
     x, block, d = it.proposal, it.block, it.decomposition
-    out = _heading(it, f"position {x.index + 1} · proposal {x.token}", x.status,
-                   words.STATUS_TEXT.get(x.status, x.status))
-    out += (f'<p>Conditioned on: {_prefix_html(x.prefix, len(block.prefix))}</p>'
-            f'<p class="muted small">The toy tables look only at the last token, so this position uses their '
-            f'rows for {words.row_name(x.prefix)}.</p>')
-    rows = [(words.ROW_Q, x.q)]
+    out = _heading(it, t("step.inspector.proposal", position=x.index + 1, token=x.token), x.status,
+                   words.status_text(x.status))
+    out += (f'<p>{theme.esc(t("step.inspector.conditioned"))}{_prefix_html(x.prefix, len(block.prefix))}</p>'
+            f'<p class="muted small">{theme.esc(t("step.inspector.rows_for", row=words.row_name(x.prefix)))}</p>')
+    rows = [(words.row("q"), x.q)]
     if x.p is not None:
-        rows.append((words.ROW_P, x.p))
+        rows.append((words.row("p"), x.p))
     if d is not None:
-        rows.append((words.ROW_KEPT, d.accepted))
-        rows.append((words.ROW_RESIDUAL, d.residual))
+        rows.append((words.row("kept"), d.accepted))
+        rows.append((words.row("residual"), d.residual))
     out += _table(rows, picked=x.token)
+    esc = theme.esc
     facts = [
-        ("token x", f'{theme.chip(x.token, "sm")} drawn from q with draw {_u(x.u_draft)}'),
-        ("q(x)", f'{_mono(dec(x.q_x))} <span class="muted">the draft\'s probability of {x.token}</span>'),
+        (esc(t("step.fact.token")), f'{theme.chip(x.token, "sm")} {esc(t("step.fact.token.drawn", u=_u(x.u_draft)))}'),
+        ("q(x)", f'{_mono(dec(x.q_x))} <span class="muted">{esc(t("step.fact.q", token=x.token))}</span>'),
     ]
     if x.p is None:
-        facts.append(("p(x)", '<span class="muted">not computed yet: Verify scores every position in one '
-                              'target pass</span>'))
+        facts.append(("p(x)", f'<span class="muted">{esc(t("step.fact.p.later"))}</span>'))
     else:
-        facts.append(("p(x)", f'{_mono(dec(x.p_x))} <span class="muted">the target\'s probability of '
-                              f'{x.token}</span>'))
+        facts.append(("p(x)", f'{_mono(dec(x.p_x))} <span class="muted">{esc(t("step.fact.p", token=x.token))}</span>'))
         facts.append(("p(x) / q(x)", _mono(exact_or_dec(x.ratio))))
     if x.status in ("accepted", "rejected"):
-        facts.append(("acceptance probability<br>min(1, p(x)/q(x))",
+        facts.append((f'{esc(t("step.fact.acceptance"))}<br>min(1, p(x)/q(x))',
                       f'{_mono(exact_or_dec(x.accept_probability))} <span class="muted">'
-                      f'{theme.esc(words.keep_chance(x))}</span>'))
-        facts.append(("draw u", _mono(_u(x.u), x.u)))
-        facts.append(("decision", f"{_verdict(x.status)} {theme.esc(words.decision(x))}"))
+                      f'{esc(words.keep_chance(x))}</span>'))
+        facts.append((esc(t("step.fact.draw")), _mono(_u(x.u), x.u)))
+        facts.append((esc(t("step.fact.decision")), f"{_verdict(x.status)} {esc(words.decision(x))}"))
     elif x.status == "discarded":
-        facts.append(("decision", f'{_verdict("discarded")} {theme.esc(words.discarded_why(block))}'))
+        facts.append((esc(t("step.fact.decision")), f'{_verdict("discarded")} {esc(words.discarded_why(block))}'))
     if it.correction is not None:
         c = it.correction
-        label, what = words.POSITION_REJECTS
-        facts.append((theme.esc(label), f'{_mono(dec(c.rejection))} <span class="muted">{theme.esc(what)}</span>'))
-        facts.append(("residual", _mono(f"[{core.display.row(c.residual)}]")))
-        facts.append(("draw for the correction", _mono(_u(c.u), c.u)))
-        facts.append(("replacement", f'{theme.chip(c.token, "sm")} drawn from the residual; it goes into the '
-                                     f'output in place of {x.token}'))
+        label, what = words.position_rejects()
+        facts.append((esc(label), f'{_mono(dec(c.rejection))} <span class="muted">{esc(what)}</span>'))
+        facts.append((esc(t("step.row.residual")), _mono(f"[{core.display.row(c.residual)}]")))
+        facts.append((esc(t("step.fact.correction_draw")), _mono(_u(c.u), c.u)))
+        facts.append((esc(t("step.fact.replacement")),
+                      f'{theme.chip(c.token, "sm")} {esc(t("step.fact.replacement.what", token=x.token))}'))
     out += _facts(facts)
     out += f'<div class="explain"><p>{theme.esc(words.explain_proposal(x, d))}</p></div>'
     return out
@@ -142,27 +140,27 @@ def proposal_html(it):
 
 def bonus_html(it):
     b, block = it.bonus, it.block
-    out = _heading(it, f"bonus token {b.token}", "bonus", "★ bonus")
-    out += (f'<p>Conditioned on: {_prefix_html(b.prefix, len(block.prefix))}</p>'
-            f'<p class="muted small">The toy tables look only at the last token, so this uses the target\'s '
-            f'row for {words.row_name(b.prefix)}.</p>')
-    out += _table([(words.ROW_P, b.p)], picked=b.token)
+    esc = theme.esc
+    out = _heading(it, t("step.inspector.bonus", token=b.token), "bonus", words.status_label("bonus"))
+    out += (f'<p>{esc(t("step.inspector.conditioned"))}{_prefix_html(b.prefix, len(block.prefix))}</p>'
+            f'<p class="muted small">{esc(t("step.inspector.bonus_row", row=words.row_name(b.prefix)))}</p>')
+    out += _table([(words.row("p"), b.p)], picked=b.token)
     out += _facts([
-        ("why a bonus", theme.esc(words.bonus_why(block))),
-        ("draw u", _mono(_u(b.u), b.u)),
-        ("token", f'{theme.chip(b.token, "sm")} drawn from the target p'),
+        (esc(t("step.fact.why_bonus")), esc(words.bonus_why(block))),
+        (esc(t("step.fact.draw")), _mono(_u(b.u), b.u)),
+        (esc(t("step.fact.bonus_token")), f'{theme.chip(b.token, "sm")} {esc(t("step.fact.bonus_token.what"))}'),
     ])
-    return out + f'<div class="explain"><p>{theme.esc(words.BONUS_EXPLAIN)}</p></div>'
+    return out + f'<div class="explain"><p>{esc(t("step.bonus_explain"))}</p></div>'
 
 
 # ---- charts ------------------------------------------------------------------------
 
-def _plot(title, x_range, height=230, x_label="next token"):
+def _plot(title, x_range, height=230, x_label=None):
     plot = Plot(title=Title(text=title, text_font_size="13px"), x_range=x_range, x_scale=CategoricalScale(),
                 y_range=Range1d(0, 1.08),
                 height=height, sizing_mode="stretch_width", min_width=240, toolbar_location=None)
-    x_axis = CategoricalAxis(axis_label=x_label)
-    y_axis = LinearAxis(axis_label="probability", ticker=FixedTicker(ticks=[0, 0.25, 0.5, 0.75, 1]))
+    x_axis = CategoricalAxis(axis_label=x_label or t("step.inspector.next_token"))
+    y_axis = LinearAxis(axis_label=t("step.chart.probability"), ticker=FixedTicker(ticks=[0, 0.25, 0.5, 0.75, 1]))
     plot.add_layout(x_axis, "below")
     plot.add_layout(y_axis, "left")
     plot.add_layout(Grid(dimension=1, ticker=y_axis.ticker))
@@ -189,8 +187,8 @@ class Charts:
     def __init__(self):
         factors = [(t, side) for t in TOKENS for side in ("q", "p")]
         self.pq_source = ColumnDataSource(_empty(PQ_COLUMNS))
-        self.pq = _plot("Draft q vs target p", FactorRange(*factors, group_padding=0.6),
-                        x_label="next token (q = draft, p = target)")
+        self.pq = _plot(t("step.chart.pq"), FactorRange(*factors, group_padding=0.6),
+                        x_label=t("step.chart.axis", sides=t("step.chart.sides.both")))
         self.pq.add_glyph(self.pq_source, VBar(
             x="x", top="value", width=0.85, fill_color=column("fill"), line_color=column("line"),
             hatch_pattern=column("hatch"), hatch_color=column("line"), hatch_alpha=0.5, hatch_scale=8,
@@ -199,13 +197,13 @@ class Charts:
         self.pq.add_tools(HoverTool(tooltips=[("", "@name")]))
 
         self.res_source = ColumnDataSource(_empty(TOKEN_COLUMNS))
-        self.residual = _plot("Residual: redraw after a rejection", FactorRange(*TOKENS))
+        self.residual = _plot(t("step.chart.residual"), FactorRange(*TOKENS))
         self.residual.add_glyph(self.res_source, VBar(x="x", top="value", width=0.6, fill_color=column("fill"),
                                                       line_color=column("line"), line_width=1.5))
         _labels(self.residual, self.res_source, "value")
 
         self.stack_source = ColumnDataSource(_empty(STACK_COLUMNS))
-        self.stack = _plot("Kept guesses + corrections = p", FactorRange(*TOKENS), height=280)
+        self.stack = _plot(t("step.chart.stack"), FactorRange(*TOKENS), height=280)
         kept = self.stack.add_glyph(self.stack_source, VBar(
             x="x", bottom=0, top="accepted", width=0.6, fill_color=column("fill"), line_color=column("line"),
             line_width=1.5))
@@ -217,8 +215,8 @@ class Charts:
         self.stack.add_tools(HoverTool(tooltips=[("", "@name")]))
         # Below the bars, so it never hides one.
         self.stack.add_layout(Legend(
-            items=[LegendItem(label="accepted: min(p, q)", renderers=[kept]),
-                   LegendItem(label="corrections: rejection × residual", renderers=[corrected])],
+            items=[LegendItem(label=t("step.chart.legend.kept"), renderers=[kept]),
+                   LegendItem(label=t("step.chart.legend.corrections"), renderers=[corrected])],
             orientation="horizontal", label_text_font_size="11px", background_fill_alpha=0.85,
             border_line_color=None, padding=4, spacing=2), "below")
 
@@ -226,45 +224,46 @@ class Charts:
         """q (draft) and p (target) side by side; a row that is None (not known yet, or not used) is left out."""
         rows = [(side, row) for side, row in (("q", q), ("p", p)) if row is not None]
         data = _empty(PQ_COLUMNS)
-        for i, t in enumerate(TOKENS):
+        for i, token in enumerate(TOKENS):
             for side, row in rows:
-                data["x"].append((t, side))
+                data["x"].append((token, side))
                 data["value"].append(float(row[i]))
-                data["fill"].append(theme.tint(t) if side == "q" else theme.fill(t))
-                data["line"].append(theme.ink(t))
+                data["fill"].append(theme.tint(token) if side == "q" else theme.fill(token))
+                data["line"].append(theme.ink(token))
                 data["hatch"].append("left_diagonal_line" if side == "q" else " ")
                 data["label"].append(dec(row[i]))
-                who = "draft q" if side == "q" else "target p"
-                data["name"].append(f"{who}({t}) = {dec(row[i])}")
-        names = {"q": "q = draft", "p": "p = target"}
+                who = words.row(side)[0]
+                data["name"].append(f"{who}({token}) = {dec(row[i])}")
+        sides = "both" if len(rows) == 2 else rows[0][0] if rows else "both"
         self.pq.x_range.factors = list(data["x"])
         self.pq_source.data = data
         self.pq.title.text = title
-        self.pq.below[0].axis_label = f"next token ({', '.join(names[side] for side, _ in rows)})"
+        self.pq.below[0].axis_label = t("step.chart.axis", sides=t(f"step.chart.sides.{sides}"))
 
     def show_residual(self, residual, title):
         data = _empty(TOKEN_COLUMNS)
-        for t, v in zip(TOKENS, residual):
-            data["x"].append(t)
+        for token, v in zip(TOKENS, residual):
+            data["x"].append(token)
             data["value"].append(float(v))
-            data["fill"].append(theme.fill(t))
-            data["line"].append(theme.ink(t))
+            data["fill"].append(theme.fill(token))
+            data["line"].append(theme.ink(token))
             data["label"].append(dec(v))
         self.res_source.data = data
         self.residual.title.text = title
 
     def show_decomposition(self, d):
         data = _empty(STACK_COLUMNS)
-        for i, t in enumerate(TOKENS):
-            data["x"].append(t)
+        for i, token in enumerate(TOKENS):
+            data["x"].append(token)
             data["accepted"].append(float(d.accepted[i]))
             data["final"].append(float(d.final[i]))
-            data["fill"].append(theme.fill(t))
-            data["tint"].append(theme.tint(t))
-            data["line"].append(theme.ink(t))
+            data["fill"].append(theme.fill(token))
+            data["tint"].append(theme.tint(token))
+            data["line"].append(theme.ink(token))
             data["label"].append(f"p = {dec(d.final[i])}")
-            data["name"].append(f"{t}: min(p, q) = {dec(d.accepted[i])}, plus rejection {dec(d.rejection)} × "
-                                f"residual {dec(d.residual[i])} = {dec(d.corrected[i])}, total {dec(d.final[i])}")
+            data["name"].append(t("step.chart.stack.hover", token=token, kept=dec(d.accepted[i]),
+                                  rejection=dec(d.rejection), residual=dec(d.residual[i]),
+                                  corrected=dec(d.corrected[i]), total=dec(d.final[i])))
         self.stack_source.data = data
 
 
@@ -275,12 +274,16 @@ class Inspector(pn.viewable.Viewer):
 
     def __init__(self, **params):
         super().__init__(**params)
-        # NOTHING and PICK are their own values: a Select cannot show an option whose value is None.
-        self.picker = pn.widgets.Select(label="Inspect a position", options=[NOTHING], value=NOTHING, disabled=True,
+        # The picker's two placeholder options are their own values (in the page's
+        # language): a Select cannot show an option whose value is None.
+        self.nothing = t("step.picker.nothing")
+        self.pick = t("step.picker.pick")
+        self.picker = pn.widgets.Select(label=t("step.picker.label"), options=[self.nothing], value=self.nothing,
+                                        disabled=True,
                                         sizing_mode="stretch_width", max_width=520, margin=(4, 0, 8, 0))
         self.picker.param.watch(self._picked, "value")
-        head = html('<div class="section-title"><h2>Inspector</h2><span class="muted">one position of one '
-                    'block, with every number of its test</span></div>')
+        head = html(f'<div class="section-title"><h2>{theme.esc(t("step.inspector.title"))}</h2><span class="muted">'
+                    f'{theme.esc(t("step.inspector.lead"))}</span></div>')
         self.body = html("", theme.CHIPS, theme.INSPECTOR, margin=(0, 0, 4, 0), styles={"flex": "1 1 400px", "min-width": "0"})
         self.charts = Charts()
         chart = {"sizing_mode": "stretch_width", "min_width": 240, "margin": (4, 0)}
@@ -301,7 +304,7 @@ class Inspector(pn.viewable.Viewer):
         self._render()
 
     def _picked(self, event):
-        self.model.inspect(None if event.new in (NOTHING, PICK) else event.new)
+        self.model.inspect(None if event.new in (self.nothing, self.pick) else event.new)
 
     @param.depends("model.session", "model.focus", watch=True)
     def _render(self):
@@ -310,12 +313,12 @@ class Inspector(pn.viewable.Viewer):
         if positions:
             options = dict(positions)
             if m.focus not in options.values():
-                options = {PICK: PICK, **options}
+                options = {self.pick: self.pick, **options}
             # Options and value together, so the picker's own watcher sees only the final value.
-            self.picker.param.update(options=options, value=m.focus if m.focus in options.values() else PICK,
+            self.picker.param.update(options=options, value=m.focus if m.focus in options.values() else self.pick,
                                      disabled=False)
         else:
-            self.picker.param.update(options=[NOTHING], value=NOTHING, disabled=True)
+            self.picker.param.update(options=[self.nothing], value=self.nothing, disabled=True)
         # The charts are plain Bokeh models changed in place. Panel runs a
         # click's callback without Bokeh's document lock, so their changes
         # must be sent the way Panel sends its own (`unlocked`); in the
@@ -334,10 +337,10 @@ class Inspector(pn.viewable.Viewer):
                 # Before a block is drafted: the next position's q and p, so the default view already shows the rule.
                 d = core.position(session.config.draft, session.output)
                 where = words.short_row(session.output)
-                charts.show_rows(d.q, d.p, f"Next position, {where}: draft q vs target p")
+                charts.show_rows(d.q, d.p, t("step.chart.next_position", where=where))
                 self._residual.visible = d.rejection > 0
                 if d.rejection > 0:
-                    charts.show_residual(d.residual, f"Residual {where}: what a rejection redraws from")
+                    charts.show_residual(d.residual, t("step.chart.next_residual", where=where))
                 self._stack.visible = True
                 charts.show_decomposition(d)
             return
@@ -345,20 +348,19 @@ class Inspector(pn.viewable.Viewer):
         if it.bonus is not None:
             b = it.bonus
             self.body.object = bonus_html(it)
-            charts.show_rows(None, b.p, f"Target p, {words.short_row(b.prefix)}: the bonus draw")
+            charts.show_rows(None, b.p, t("step.chart.bonus", where=words.short_row(b.prefix)))
             self._residual.visible = False
             self._stack.visible = False
             return
         x, d = it.proposal, it.decomposition
         self.body.object = proposal_html(it)
-        title = (f"Draft q vs target p, {words.short_row(x.prefix)}" if x.p is not None
-                 else f"Draft q, {words.short_row(x.prefix)} (p comes with Verify)")
+        title = t("step.chart.pq_at" if x.p is not None else "step.chart.q_at", where=words.short_row(x.prefix))
         charts.show_rows(x.q, x.p, title)
         has_residual = d is not None and d.rejection > 0
         self._residual.visible = has_residual
         if has_residual:
             residual = it.correction.residual if it.correction is not None else d.residual
-            charts.show_residual(residual, "Residual: redraw after a rejection")
+            charts.show_residual(residual, t("step.chart.residual"))
         self._stack.visible = d is not None
         if d is not None:
             charts.show_decomposition(d)

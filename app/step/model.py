@@ -31,10 +31,11 @@ import param
 import core
 
 from .. import urlstate
+from ..i18n import t
 from ..parts import DRAFT_OPTIONS, one_update
 from . import words
 
-ACTIONS = tuple(words.LABELS)
+ACTIONS = words.ACTION_NAMES
 
 # Phases performed so far in a block, for the "steps" a link can replay.
 _PHASES_DONE = {"draft": 0, "verify": 1, "commit": 2, "done": 0}
@@ -115,7 +116,7 @@ class StepModel(param.Parameterized):
         The position the inspector shows: (block index, proposal index or "bonus").
         The pending block has index len(session.blocks).""")
 
-    happened = param.String(default=words.START, doc="""
+    happened = param.String(default="", doc="""
         One sentence: what the last click did. The caption adds what comes next.""")
 
     notice = param.String(default="", doc="""
@@ -130,6 +131,7 @@ class StepModel(param.Parameterized):
     def __init__(self, **params):
         if params.get("lookahead", urlstate.LOOKAHEAD_OFF) != urlstate.LOOKAHEAD_OFF:
             params.setdefault("threshold", params["lookahead"])
+        params.setdefault("happened", words.START)  # in the page's language, so set per model
         super().__init__(**params)
         if self.session is None:
             self.session = core.Session.start(self.config())
@@ -267,12 +269,13 @@ class StepModel(param.Parameterized):
         out = []
         for block in self.blocks_in_view():
             pending = block is self.session.pending
-            name = f"Block {block.index + 1}" + (" (current)" if pending else "")
+            name = t("step.picker.current" if pending else "step.picker.block", block=block.index + 1)
             for proposal in block.proposals:
-                out.append((f"{name} · position {proposal.index + 1}: {proposal.token}, {proposal.status}",
+                out.append((t("step.picker.position", name=name, position=proposal.index + 1,
+                              token=proposal.token, status=words.status_word(proposal.status)),
                             (block.index, proposal.index)))
             if block.bonus is not None:
-                out.append((f"{name} · bonus: {block.bonus.token}", (block.index, "bonus")))
+                out.append((t("step.picker.bonus", name=name, token=block.bonus.token), (block.index, "bonus")))
         return out
 
     def inspected(self):

@@ -19,12 +19,12 @@ import param
 from core.display import dec, frac
 
 from .. import theme, urlstate
-from ..parts import field, html
+from ..i18n import link_value, t
+from ..parts import draft_options, field, html
 from . import words
 from .inspector import Inspector
 from .model import StepModel, interesting_item
 
-COPY_LABEL = "Copy embed code"
 COPY_JS = (Path(__file__).resolve().parent / "copy_embed.js").read_text(encoding="utf-8")
 
 # The longest block: core.MAX_WIDTH proposals, then a correction or a bonus.
@@ -47,35 +47,35 @@ class Scenario(pn.viewable.Viewer):
         hidden = m.param.hidden
         # description=None: the help line above each control explains it (no tooltip icon from the doc).
         self.draft = pn.widgets.RadioButtonGroup.from_param(
-            m.param.draft, description=None, color="primary", variant="outline", stylesheets=[theme.BUTTON], margin=(4, 5))
+            m.param.draft, options=draft_options(), description=None, color="primary", variant="outline", stylesheets=[theme.BUTTON], margin=(4, 5))
         self.width = pn.widgets.IntSlider.from_param(
-            m.param.width, sizing_mode="stretch_width", min_width=160, margin=(4, 10))
+            m.param.width, name=t("step.widget.width"), sizing_mode="stretch_width", min_width=160, margin=(4, 10))
         # The label above names the seed box.
         self.seed = pn.widgets.IntInput.from_param(m.param.seed, name="", description=None, width=130, margin=(4, 5))
         low, high = m.param.seed.bounds
         self.seed_down = pn.widgets.Button(
-            label="−", description="Previous seed", width=44, stylesheets=[theme.BUTTON], align="end",
+            label="−", description=t("step.seed.previous"), width=44, stylesheets=[theme.BUTTON], align="end",
             margin=(4, 2), disabled=pn.bind(lambda seed: seed <= low, m.param.seed))
         self.seed_up = pn.widgets.Button(
-            label="+", description="Next seed", width=44, stylesheets=[theme.BUTTON], align="end",
+            label="+", description=t("step.seed.next"), width=44, stylesheets=[theme.BUTTON], align="end",
             margin=(4, 2), disabled=pn.bind(lambda seed: seed >= high, m.param.seed))
         self.seed_down.on_click(lambda event: m.shift_seed(-1))
         self.seed_up.on_click(lambda event: m.shift_seed(+1))
         # A toggle button rather than a checkbox: Bokeh's checkbox has no accessible name.
         # It shows whether lookahead is on (_show_lookahead); a click is an action on the model.
         self.lookahead_on = pn.widgets.Toggle(
-            label="Stop drafting early", value=m.lookahead != urlstate.LOOKAHEAD_OFF, color="primary",
+            label=t("step.lookahead.toggle"), value=m.lookahead != urlstate.LOOKAHEAD_OFF, color="primary",
             variant="outline",
             stylesheets=[theme.BUTTON], margin=(4, 5), width=190)
         self.lookahead_on.param.watch(lambda event: m.set_early_stop(event.new), "value")
         self.threshold = pn.widgets.DiscreteSlider.from_param(
-            m.param.threshold, disabled=pn.bind(lambda la: la == urlstate.LOOKAHEAD_OFF, m.param.lookahead),
+            m.param.threshold, name=t("step.widget.threshold"), disabled=pn.bind(lambda la: la == urlstate.LOOKAHEAD_OFF, m.param.lookahead),
             sizing_mode="stretch_width", min_width=160, margin=(0, 10))
 
-        self._draft_box = field("Draft model", words.HELP["draft"], self.draft, basis="260px")
-        self._width_box = field("Width", words.HELP["width"], self.width)
-        self._seed_box = field("Seed", words.HELP["seed"], pn.Row(self.seed, self.seed_down, self.seed_up, margin=0))
-        self._lookahead_box = field("Dynamic lookahead", words.HELP["lookahead"], self.lookahead_on, self.threshold)
+        self._draft_box = field(t("step.field.draft"), words.help_text("draft"), self.draft, basis="260px")
+        self._width_box = field(t("step.field.width"), words.help_text("width"), self.width)
+        self._seed_box = field(t("step.field.seed"), words.help_text("seed"), pn.Row(self.seed, self.seed_down, self.seed_up, margin=0))
+        self._lookahead_box = field(t("step.field.lookahead"), words.help_text("lookahead"), self.lookahead_on, self.threshold)
         for part, box in (("draft", self._draft_box), ("width", self._width_box), ("seed", self._seed_box),
                           ("lookahead", self._lookahead_box)):
             box.visible = pn.bind(shown(part), hidden)
@@ -101,9 +101,9 @@ class Actions(pn.viewable.Viewer):
         super().__init__(**params)
         m = self.model
         self.buttons = {}
-        for action, label in words.LABELS.items():
+        for action in words.ACTION_NAMES:
             button = pn.widgets.Button(
-                label=label, description=words.TOOLTIPS[action], stylesheets=[theme.BUTTON],
+                label=words.label(action), description=words.tooltip(action), stylesheets=[theme.BUTTON],
                 # A wider gap after Commit and Run to end groups the phases, the shortcuts, and Reset.
                 margin=(4, 20, 4, 4) if action in ("commit", "run_to_end") else (4, 4),
                 disabled=pn.bind(lambda s, a=action: not s.can(a), m.param.session),
@@ -124,14 +124,14 @@ class Actions(pn.viewable.Viewer):
 
 def phases_html(session):
     if session.phase == "done":
-        return '<div class="phases"><span class="phase done">Finished: the output is full</span></div>'
-    pills = [f'<span class="muted">Block {words.phase_block(session)}:</span>']
+        return f'<div class="phases"><span class="phase done">{theme.esc(t("step.phases.finished"))}</span></div>'
+    pills = [f'<span class="muted">{theme.esc(t("step.phases.block", block=words.phase_block(session)))}</span>']
     reached = words.PHASES.index(session.phase)
     for i, name in enumerate(words.PHASES):
         status = "now" if i == reached else ("done" if i < reached else "")
         mark = "✓ " if i < reached else ""
         aria = ' aria-current="step"' if i == reached else ""
-        pills.append(f'<span class="phase {status}"{aria}>{mark}{i + 1}. {words.LABELS[name]}</span>')
+        pills.append(f'<span class="phase {status}"{aria}>{mark}{i + 1}. {theme.esc(words.label(name))}</span>')
     return '<div class="phases">' + "".join(pills) + "</div>"
 
 
@@ -141,9 +141,10 @@ def caption_html(session, happened):
     out += f'<div class="caption" role="status" aria-live="polite"><div class="happened">{theme.esc(happened)}</div>'
     upcoming = words.next_words(session)
     if upcoming:
-        label = words.LABELS[session.next_action]
+        label = words.label(session.next_action)
         rest = upcoming[len(label):] if upcoming.startswith(label) else " " + upcoming
-        out += f'<div class="next">Next: <b>{theme.esc(label)}</b>{theme.esc(rest)}</div>'
+        out += (f'<div class="next">{theme.esc(t("step.caption.next"))}<b>{theme.esc(label)}</b>'
+                f'{theme.esc(rest)}</div>')
     out += "</div>"
     limit = words.limit_words(session)
     if limit:
@@ -176,28 +177,30 @@ class Caption(pn.viewable.Viewer):
 # ---- the token strip --------------------------------------------------------------------
 
 def output_html(session):
-    head = (f'<div class="section-title"><h2>Output</h2><span class="muted">'
-            f'{words.output_count(session)}</span></div>')
+    head = (f'<div class="section-title"><h2>{theme.esc(t("step.output.title"))}</h2><span class="muted">'
+            f'{theme.esc(words.output_count(session))}</span></div>')
     if not session.blocks:
-        return head + '<div class="empty-note">Empty: nothing is committed until a block is verified.</div>'
+        return head + f'<div class="empty-note">{theme.esc(t("step.output.empty"))}</div>'
     groups = []
     for block in session.blocks:
         chips = "".join(
-            f'<span class="committed">{theme.chip(t, title=words.ORIGIN_TIP[origin])}'
-            f'<span class="origin" aria-label="{words.ORIGIN_TIP[origin]}">{words.ORIGIN_MARK[origin]}</span></span>'
-            for t, origin in zip(block.committed, words.origins(block)))
+            f'<span class="committed">{theme.chip(token, title=words.origin_tip(origin))}'
+            f'<span class="origin" aria-label="{theme.esc(words.origin_tip(origin))}">{words.ORIGIN_MARK[origin]}'
+            f'</span></span>'
+            for token, origin in zip(block.committed, words.origins(block)))
         groups.append(f'<div class="block-group"><div class="tokens">{chips}</div>'
-                      f'<div class="label">block {block.index + 1}</div></div>')
-    return head + '<div class="strip" aria-label="Committed output">' + "".join(groups) + "</div>"
+                      f'<div class="label">{theme.esc(t("step.output.block", block=block.index + 1))}</div></div>')
+    return (head + f'<div class="strip" aria-label="{theme.esc(t("step.output.aria"))}">' + "".join(groups)
+            + "</div>")
 
 
 def block_title_html(session):
     block = session.pending or (session.blocks[-1] if session.blocks else None)
     if block is None:
-        return ('<div class="section-title"><h2>Current block</h2></div><div class="empty-note">No block yet. '
-                'Draft lets the draft model guess the first tokens.</div>')
+        return (f'<div class="section-title"><h2>{theme.esc(t("step.block.current"))}</h2></div>'
+                f'<div class="empty-note">{theme.esc(t("step.block.none"))}</div>')
     state = words.block_state(block, block is session.pending)
-    return (f'<div class="section-title"><h2>Block {block.index + 1}</h2>'
+    return (f'<div class="section-title"><h2>{theme.esc(t("step.block.title", block=block.index + 1))}</h2>'
             f'<span class="muted">{theme.esc(state)}</span></div>')
 
 
@@ -210,11 +213,12 @@ def block_notes_html(session):
 
 def legend_html():
     items = [f'<span class="item">{theme.chip("A", "sm " + kind)}{theme.esc(text)}</span>'
-             for kind, text in words.LEGEND]
-    return ('<div class="legend" aria-label="How to read the chips">' + "".join(items)
-            + '<span class="item">Colours: ' + " ".join(theme.chip(t, "sm") for t in theme.TOKEN_COLOURS)
-            + " (the letter is always shown)</span>"
-            + '<span class="item">In the output: ✓ accepted guess, ↺ correction, ★ bonus</span></div>')
+             for kind, text in words.legend()]
+    return (f'<div class="legend" aria-label="{theme.esc(t("step.legend.aria"))}">' + "".join(items)
+            + f'<span class="item">{theme.esc(t("step.legend.colours"))}'
+            + " ".join(theme.chip(token, "sm") for token in theme.TOKEN_COLOURS)
+            + f' {theme.esc(t("step.legend.letter"))}</span>'
+            + f'<span class="item">{theme.esc(t("step.legend.marks"))}</span></div>')
 
 
 def chips(block):
@@ -239,7 +243,7 @@ class Chip:
     def __init__(self, model, order):
         self.focus = None
         self.button = pn.widgets.Button(
-            label="", description="Open this position in the inspector", stylesheets=[theme.CHIP_BUTTON],
+            label="", description=t("step.chip.open"), stylesheets=[theme.CHIP_BUTTON],
             css_classes=["chip"], width=92, height=64, margin=(2, 0), visible=False,
             styles={"order": str(order)})
         self.button.on_click(lambda event: model.inspect(self.focus))
@@ -247,7 +251,7 @@ class Chip:
     def show(self, token, status, focus, selected):
         self.focus = focus
         self.button.param.update(
-            label=f"{token}\n{words.STATUS_LABEL[status]}", visible=True,
+            label=f"{token}\n{words.status_label(status)}", visible=True,
             css_classes=["chip", f"tok-{token}", status] + (["selected"] if selected else []))
 
     def hide(self):
@@ -324,29 +328,30 @@ def counters_html(session):
     per_pass_text = "—" if per_pass is None else (
         dec(per_pass) if per_pass.denominator == 1
         else f"{dec(per_pass)} <span class='muted small'>= {frac(per_pass)}</span>")
+    used = "one" if c.target_passes == 1 else "other"
+    ordinary = "one" if c.ordinary_passes == 1 else "other"
     headline = (
         '<div class="counters headline">'
-        '<div class="counter key" title="one Verify = one pass of the target over the whole block">'
-        f'<div class="n">{c.target_passes}</div><div class="what">target '
-        f'{words.plural(c.target_passes, "pass", "passes")} used here</div></div>'
-        '<div class="counter" title="one target pass per token">'
-        f'<div class="n">{c.ordinary_passes}</div><div class="what">target '
-        f'{words.plural(c.ordinary_passes, "pass", "passes")} ordinary decoding would need</div></div>'
-        '<div class="counter" title="committed tokens divided by target passes">'
-        f'<div class="n">{per_pass_text}</div><div class="what">tokens per target pass</div></div>'
+        f'<div class="counter key" title="{theme.esc(t("step.counters.used.tip"))}">'
+        f'<div class="n">{c.target_passes}</div><div class="what">{theme.esc(t(f"step.counters.used.{used}"))}'
+        '</div></div>'
+        f'<div class="counter" title="{theme.esc(t("step.counters.ordinary.tip"))}">'
+        f'<div class="n">{c.ordinary_passes}</div>'
+        f'<div class="what">{theme.esc(t(f"step.counters.ordinary.{ordinary}"))}</div></div>'
+        f'<div class="counter" title="{theme.esc(t("step.counters.per_pass.tip"))}">'
+        f'<div class="n">{per_pass_text}</div><div class="what">{theme.esc(t("step.counters.per_pass"))}</div></div>'
         '</div>')
-    rows = words.COUNTER_DETAILS + ((words.EARLY_STOPS,) if session.config.lookahead is not None else ())
+    rows = words.counter_details(early_stops=session.config.lookahead is not None)
     details = "".join(
         f'<div class="counter sm" title="{theme.esc(what)}"><div class="n">{getattr(c, name)}</div>'
         f'<div class="what">{theme.esc(label)}</div></div>' for name, label, what in rows)
     compare = words.compare(c)
     compare = (f'<p class="compare">{theme.esc(compare)}</p>' if compare
-               else '<p class="compare muted">Nothing is committed yet.</p>')
+               else f'<p class="compare muted">{theme.esc(t("step.counters.nothing"))}</p>')
     if session.pending is not None:
-        compare += f'<p class="muted small">{theme.esc(words.PENDING_NOT_COUNTED)}</p>'
-    return ('<div class="section-title"><h2>Work counters</h2></div>'
-            '<p class="muted small">Algorithmic counts for the finished blocks, not measured time: a real '
-            'speedup also depends on what a draft step and a target pass cost.</p>'
+        compare += f'<p class="muted small">{theme.esc(t("step.pending_not_counted"))}</p>'
+    return (f'<div class="section-title"><h2>{theme.esc(t("step.counters.title"))}</h2></div>'
+            f'<p class="muted small">{theme.esc(t("step.counters.lead"))}</p>'
             f'{headline}<div class="counters details">{details}</div>{compare}')
 
 
@@ -377,14 +382,14 @@ class History(pn.viewable.Viewer):
         m = self.model
         self.lines = [pn.widgets.Button(label="", stylesheets=[theme.HISTORY_BUTTON], css_classes=[],
                                         sizing_mode="stretch_width", visible=False, margin=(3, 0),
-                                        description="Open this block in the inspector")
+                                        description=t("step.history.open"))
                       for _ in range(POOL)]
         for i, line in enumerate(self.lines):
             line.on_click(lambda event, i=i: self._open(i))
-        self._empty = html('<p class="empty-note">No finished block yet.</p>',
+        self._empty = html(f'<p class="empty-note">{theme.esc(t("step.history.empty"))}</p>',
                            visible=pn.bind(lambda s: not s.blocks, m.param.session))
         self._layout = pn.Column(
-            html('<div class="section-title"><h2>Block history</h2></div>'), self._empty, *self.lines,
+            html(f'<div class="section-title"><h2>{theme.esc(t("step.history.title"))}</h2></div>'), self._empty, *self.lines,
             sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0),
             visible=pn.bind(shown("history"), m.param.hidden), styles={"flex": "1 1 340px", "min-width": "0"})
         self._render()
@@ -431,16 +436,16 @@ class EmbedCode(pn.viewable.Viewer):
         super().__init__(**params)
         m = self.model
         self.area = pn.widgets.TextAreaInput(
-            label="Embed code for this scenario", rows=3, sizing_mode="stretch_width",
+            label=t("step.embed.area"), rows=3, sizing_mode="stretch_width",
             stylesheets=[theme.MONO_INPUT], margin=(4, 0))
-        self.copy = pn.widgets.Button(label=COPY_LABEL, stylesheets=[theme.BUTTON], margin=(4, 0),
-                                      description="Copy an iframe snippet that opens this exact scenario")
-        self.copy.js_on_click(args={"area": self.area, "label": COPY_LABEL}, code=COPY_JS)
+        copy_label = t("step.embed.copy")
+        self.copy = pn.widgets.Button(label=copy_label, stylesheets=[theme.BUTTON], margin=(4, 0),
+                                      description=t("step.embed.copy.tip"))
+        self.copy.js_on_click(args={"area": self.area, "label": copy_label, "copied": t("step.embed.copied"),
+                                    "by_hand": t("step.embed.by_hand")}, code=COPY_JS)
         help_ = html(
-            '<div class="section-title"><h2>Embed this scenario</h2></div><p class="muted small">Paste the '
-            'snippet into course notes: it opens this draft, width, seed and step. Add '
-            '<code>&amp;draft_hide=1</code> (or width, seed, reset, counters, history, intro) to hide a '
-            'control.</p>')
+            f'<div class="section-title"><h2>{theme.esc(t("step.embed.title"))}</h2></div><p class="muted small">'
+            + t("step.embed.help", code="<code>&amp;draft_hide=1</code>") + '</p>')
         self._layout = pn.Column(help_, self.area, self.copy, sizing_mode="stretch_width",
                                  stylesheets=[theme.CARD], margin=(6, 0),
                                  visible=pn.bind(shown("embed"), m.param.hidden))
@@ -452,7 +457,8 @@ class EmbedCode(pn.viewable.Viewer):
     @param.depends("model.session", "model.hidden", "base", watch=True)
     def _render(self):
         m = self.model
-        self.area.value = urlstate.snippet(self.base or "", urlstate.write(m.scenario(), m.hidden))
+        values = dict(m.scenario(), lang=link_value())
+        self.area.value = urlstate.snippet(self.base or "", urlstate.write(values, m.hidden))
 
     def __panel__(self):
         return self._layout

@@ -6,52 +6,52 @@ Nothing here reads the page or the model: each function takes records
 be tested against the records it describes. Views escape and lay it out.
 Numbers are fields of the records, formatted with ``core.display``; counts
 of tokens are counted here, probabilities never computed.
+
+The words themselves are in the catalogues (``app/i18n``, keys ``step.*``):
+each situation is one whole template with named fields, in the page's
+language. The module's constants (``LABELS``, ``START``, ...) are read through
+``__getattr__`` so they too follow the page's language.
 """
 
 from core import TOKENS
 from core.display import dec, exact_or_dec
 
-LABELS = {
-    "draft": "Draft",
-    "verify": "Verify",
-    "commit": "Commit",
-    "step": "Next step",
-    "run_block": "Run block",
-    "run_to_end": "Run to end",
-    "reset": "Reset",
-}
+from ..i18n import has, t
+
+ACTION_NAMES = ("draft", "verify", "commit", "step", "run_block", "run_to_end", "reset")
 PHASES = ("draft", "verify", "commit")
-
-ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
-NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
-
-START = "Nothing has happened yet: the output is empty and no block has been drafted."
-RESET = "The trace was reset: the output is empty and the counters are zero."
-BROKEN = ("Something went wrong inside the widget, so that click was ignored and the trace was left as it "
-          "was. Reset or reload the page to continue.")
+STATUSES = ("proposed", "accepted", "rejected", "discarded", "correction", "bonus")
+ORIGINS = ("accepted", "correction", "bonus")
 
 
-def count(n, noun, plural=None):
-    """``count(1, "token") == "one token"``; ``count(3, "token") == "three tokens"``."""
-    word = NUMBERS[n] if 0 <= n < len(NUMBERS) else str(n)
-    return f"{word} {noun if n == 1 else (plural or noun + 's')}"
+def label(action):
+    """The button's name for ``action`` ("Draft", "起草")."""
+    return t(f"step.label.{action}")
+
+
+def count(n, noun, digits=False):
+    """``count(1, "token") == "one token"``; ``count(3, "token") == "three tokens"`` (``step.count.*``).
+
+    ``digits``: the number as digits ("3 tokens"), as beside other figures."""
+    return t(f"step.count.{noun}.{_n(n)}", n=n if digits else number(n))
 
 
 def number(n):
-    return NUMBERS[n] if 0 <= n < len(NUMBERS) else str(n)
+    return t(f"step.number.{n}") if 0 <= n <= 9 else str(n)
 
 
 def ordinal(i):
     """Ordinal for a 0-based position: ``ordinal(0) == "first"``."""
-    return ORDINALS[i] if 0 <= i < len(ORDINALS) else f"#{i + 1}"
+    return t(f"step.ordinal.{i}") if 0 <= i < 8 else f"#{i + 1}"
 
 
 def tokens(seq):
     seq = tuple(seq)
-    return " ".join(seq) if seq else "nothing"
+    return " ".join(seq) if seq else t("step.tokens.nothing")
 
 
 def plural(n, one, many):
+    """English's singular or plural; a language without plurals gives ``many`` its own form."""
     return one if n == 1 else many
 
 
@@ -60,27 +60,19 @@ def threshold(config):
     return dec(config.lookahead)
 
 
+def _n(n):
+    """The catalogue's form key for a count: "one" or "other"."""
+    return "one" if n == 1 else "other"
+
+
 # ---- the controls ----------------------------------------------------------------
 
-HELP = {
-    "draft": "Aligned: the draft uses the target's own table, so every guess is accepted. "
-             "Biased: the draft strongly favours A, so the target has to correct it.",
-    "width": "How many tokens the draft guesses per block before the target checks them.",
-    "seed": "Fixes every random draw: the same seed always gives the same trace.",
-    "lookahead": "Stop drafting early when the draft is unsure of its own guess (its q(x) is below the "
-                 "threshold), instead of always guessing the full width.",
-}
+def help_text(control):
+    return t(f"step.help.{control}")
 
-TOOLTIPS = {
-    "draft": "Ask the small draft model to guess the next tokens. They are proposals, not output.",
-    "verify": "One pass of the big target model scores every proposal, then tests them left to right until "
-              "one is rejected; the proposals after a rejection are discarded untested.",
-    "commit": "Append the accepted tokens, plus the correction or bonus token, to the output.",
-    "step": "Do whichever of Draft, Verify or Commit comes next.",
-    "run_block": "Finish the current block: Draft, Verify and Commit as needed.",
-    "run_to_end": "Run blocks until the output holds 8 tokens.",
-    "reset": "Empty the output and start this scenario again from its first draw.",
-}
+
+def tooltip(action):
+    return t(f"step.tooltip.{action}")
 
 
 # ---- the caption: what happened ---------------------------------------------------
@@ -89,32 +81,37 @@ def scenario_changed(old, new):
     """After a control changed ``old`` (a ``core.Config``) into ``new``: why the trace started over."""
     changes = []
     if new.draft != old.draft:
-        changes.append(f"switched to the {new.draft} draft")
+        changes.append(t("step.change.draft", draft=draft_name(new.draft)))
     if new.width != old.width:
-        changes.append(f"set the width to {new.width}")
+        changes.append(t("step.change.width", width=new.width))
     if new.seed != old.seed:
-        changes.append(f"changed the seed to {new.seed}")
+        changes.append(t("step.change.seed", seed=new.seed))
     if new.lookahead != old.lookahead:
-        changes.append("turned dynamic lookahead off" if new.lookahead is None else
-                       f"set dynamic lookahead to stop after a guess with q(x) below {threshold(new)}")
-    what = " and ".join(changes) if changes else "changed the scenario"
-    return f"You {what}, so the trace started over: the output is empty and the counters are zero."
+        changes.append(t("step.change.lookahead_off") if new.lookahead is None else
+                       t("step.change.lookahead", threshold=threshold(new)))
+    what = t("step.change.and").join(changes) if changes else t("step.change.scenario")
+    return t("step.started_over", what=what)
+
+
+def draft_name(draft):
+    """A draft's name in a sentence ("biased", "偏置")."""
+    key = f"step.draft_name.{draft}"
+    return t(key) if has(key) else draft
 
 
 def opened_link(config, steps):
-    text = (f"Opened the scenario from the link: the {config.draft} draft, width {config.width}, "
-            f"seed {config.seed}.")
+    text = t("step.opened_link", draft=draft_name(config.draft), width=config.width, seed=config.seed)
     if steps:
-        text += f" It replayed {count(steps, 'step')}."
+        text += t("step.opened_link.replayed", steps=count(steps, "step"))
     return text
 
 
 def not_possible(action, error):
-    return f"{LABELS[action]} is not possible right now. {error}"
+    return t("step.not_possible", action=label(action), error=error)
 
 
 def cannot_run(error):
-    return f"That scenario cannot run: {error}."
+    return t("step.cannot_run", error=error)
 
 
 def happened(action, before, after):
@@ -122,7 +119,7 @@ def happened(action, before, after):
     if action == "step":
         action = before.next_action
     if action == "reset":
-        return RESET
+        return t("step.reset")
     if action == "draft":
         return drafted(after.pending, after.config)
     if action == "verify":
@@ -131,33 +128,31 @@ def happened(action, before, after):
         return committed(after.blocks[-1], after)
     if action == "run_block":
         block = after.blocks[-1]
-        early = early_stop(block, after.config) + " " if block.stopped_early else ""
-        return (f"Block {block.index + 1} ran through Draft, Verify and Commit in one go. " + early
-                + verified(block, pending=False) + " " + committed(block, after, lead=False))
+        early = early_stop(block, after.config) + t("step.space") if block.stopped_early else ""
+        return (t("step.ran_block", block=block.index + 1) + early
+                + verified(block, pending=False) + t("step.space") + committed(block, after, lead=False))
     if action == "run_to_end":
         c = after.counters
         ran = len(after.blocks) - len(before.blocks)
-        return (f"Ran {count(ran, 'more block')} to the end. The output is {tokens(after.output)}: "
-                f"{count(c.committed, 'token')} from {count(c.target_passes, 'target pass', 'target passes')}.")
-    return f"{LABELS.get(action, action)} done."
+        return t("step.ran_to_end", blocks=count(ran, "more_block"), output=tokens(after.output),
+                 tokens=count(c.committed, "token"), passes=count(c.target_passes, "target_pass"))
+    return t("step.done", action=label(action) if action in ACTION_NAMES else action)
 
 
 def drafted(block, config):
     n = len(block.proposals)
-    text = (f"The draft model proposed {count(n, 'token')}: {tokens(p.token for p in block.proposals)}. "
-            f"{'It is' if n == 1 else 'They are'} not in the output yet.")
+    text = t(f"step.drafted.{_n(n)}", tokens=count(n, "token"), proposals=tokens(p.token for p in block.proposals))
     if block.stopped_early:
-        text += " " + early_stop(block, config)
+        text += t("step.space") + early_stop(block, config)
     elif n < config.width:
-        text += f" (Only {number(n)}: the output has room for no more.)"
+        text += t("step.drafted.no_room", n=number(n))
     return text
 
 
 def early_stop(block, config):
     last = block.proposals[-1]
-    return (f"Dynamic lookahead stopped drafting after {count(len(block.proposals), 'guess', 'guesses')}: the "
-            f"draft gave its own guess {last.token} only q = {dec(last.q_x)}, below the threshold "
-            f"{threshold(config)}.")
+    return t("step.early_stop", guesses=count(len(block.proposals), "guess"), token=last.token,
+             q=dec(last.q_x), threshold=threshold(config))
 
 
 def verified(block, pending=True):
@@ -168,35 +163,30 @@ def verified(block, pending=True):
     rejected = [p for p in block.proposals if p.status == "rejected"]
     discarded = block.count("discarded")
     if not rejected:
-        text = (f"One target pass checked {'the proposal' if n == 1 else f'all {number(n)}'}: "
-                f"{'it was' if n == 1 else 'every one was'} accepted")
         if block.bonus is not None:
-            text += (f", and the same pass gave a bonus token, {block.bonus.token}, drawn from the target's "
-                     f"own probabilities. That is {count(len(block.committed), 'token')} from one target pass.")
+            text = t(f"step.verified.all_bonus.{_n(n)}", n=number(n), bonus=block.bonus.token,
+                     tokens=count(len(block.committed), "token"))
         else:
-            text += ". There is no bonus token: it would not fit in the output."
+            text = t(f"step.verified.all_no_bonus.{_n(n)}", n=number(n))
     else:
         r = rejected[0]
-        text = "One target pass "
         if accepted:
-            text += f"accepted {count(accepted, 'proposal')}, then "
-        text += (f"rejected the {ordinal(r.index)} proposal ({r.token}); the correction "
-                 f"{block.correction.token} was drawn from the residual in its place.")
+            text = t("step.verified.some_rejected", accepted=count(accepted, "proposal"), ordinal=ordinal(r.index),
+                     token=r.token, correction=block.correction.token)
+        else:
+            text = t("step.verified.first_rejected", ordinal=ordinal(r.index), token=r.token,
+                     correction=block.correction.token)
         if discarded:
-            text += (f" The {count(discarded, 'proposal')} after it {'was' if discarded == 1 else 'were'} "
-                     f"discarded without a test: {'it was' if discarded == 1 else 'they were'} drafted "
-                     f"after the rejected token.")
+            text += t(f"step.verified.discarded.{_n(discarded)}", discarded=count(discarded, "proposal"))
     if pending:
-        text += (f" Commit adds {tokens(block.committed)} to the output; until then the output and the "
-                 f"counters leave this block out.")
+        text += t("step.verified.pending", tokens=tokens(block.committed))
     return text
 
 
 def committed(block, session, lead=True):
-    text = (f"Block {block.index + 1} committed {tokens(block.committed)}. " if lead
-            else f"It committed {tokens(block.committed)}. ")
-    text += f"The output now holds {len(session.output)} of {session.config.max_tokens} tokens."
-    return text
+    fields = dict(block=block.index + 1, tokens=tokens(block.committed), n=len(session.output),
+                  max=session.config.max_tokens)
+    return t("step.committed.lead" if lead else "step.committed", **fields)
 
 
 # ---- the caption: what comes next -------------------------------------------------
@@ -206,17 +196,14 @@ def next_words(session):
     s = session
     if s.phase == "draft":
         n = min(s.config.width, s.left)  # a count of tokens, not a probability
-        after = "" if not s.output else f" after {tokens(s.output)}"
-        return (f"Draft asks the draft model to guess the next {count(n, 'token')}{after}, one at a time; "
-                f"each is drawn from the draft's probabilities q.")
+        if s.output:
+            return t("step.next.draft_after", tokens=count(n, "token"), output=tokens(s.output))
+        return t("step.next.draft", tokens=count(n, "token"))
     if s.phase == "verify":
         n = len(s.pending.proposals)
-        them = "it" if n == 1 else f"all {number(n)}"
-        return (f"Verify scores {them} in one target pass, then tests the proposals left to right with the "
-                f"target's probabilities p, until one is rejected.")
+        return t(f"step.next.verify.{_n(n)}", n=number(n))
     if s.phase == "commit":
-        return (f"Commit appends {tokens(s.pending.committed)} to the output; the next block is drafted "
-                f"from there.")
+        return t("step.next.commit", tokens=tokens(s.pending.committed))
     return ""
 
 
@@ -224,8 +211,7 @@ def limit_words(session):
     """The limit message when the output is full, else ""."""
     if session.phase != "done":
         return ""
-    return (f"The output holds {len(session.output)} tokens, the limit of this toy: it has no end-of-sequence "
-            f"token, so it simply stops. Press Reset or change the seed to start again.")
+    return t("step.limit", n=len(session.output))
 
 
 def phase_block(session):
@@ -235,28 +221,22 @@ def phase_block(session):
 
 # ---- the token strip ---------------------------------------------------------------
 
-STATUS_LABEL = {
-    "proposed": "proposed",
-    "accepted": "✓ accepted",
-    "rejected": "✗ rejected",
-    "discarded": "discarded",
-    "correction": "correction",
-    "bonus": "★ bonus",
-}
+def status_label(status):
+    """A chip's second line ("✓ accepted")."""
+    return t(f"step.status.{status}")
 
-LEGEND = (
-    ("proposed", "proposed: drafted, not in the output yet"),
-    ("", "accepted, correction or bonus: goes into the output"),
-    ("rejected", "rejected: replaced by a correction"),
-    ("discarded", "discarded: came after a rejection"),
-)
+
+def legend():
+    """(chip class, text) pairs of the strip's legend."""
+    return (("proposed", t("step.legend.proposed")), ("", t("step.legend.kept")),
+            ("rejected", t("step.legend.rejected")), ("discarded", t("step.legend.discarded")))
+
 
 ORIGIN_MARK = {"accepted": "✓", "correction": "↺", "bonus": "★"}
-ORIGIN_TIP = {
-    "accepted": "an accepted draft token",
-    "correction": "a correction drawn from the residual",
-    "bonus": "a bonus token drawn from the target",
-}
+
+
+def origin_tip(origin):
+    return t(f"step.origin.{origin}")
 
 
 def origins(block):
@@ -270,15 +250,15 @@ def origins(block):
 
 
 def output_count(session):
-    return f"{len(session.output)} of {session.config.max_tokens} tokens committed"
+    return t("step.output_count", n=len(session.output), max=session.config.max_tokens)
 
 
 def block_state(block, pending):
     if pending and not block.verified:
-        return "drafted, not checked yet: these tokens are only proposals"
+        return t("step.block_state.drafted")
     if pending:
-        return "checked by one target pass, waiting for Commit"
-    return "committed"
+        return t("step.block_state.verified")
+    return t("step.block_state.committed")
 
 
 def strip_notes(block):
@@ -286,16 +266,10 @@ def strip_notes(block):
     notes = []
     discarded = block.count("discarded")
     if discarded:
-        notes.append(f"The {count(discarded, 'discarded proposal')} came after the rejected one: "
-                     f"{'it was' if discarded == 1 else 'they were'} drafted as if the rejected token "
-                     f"were in the output, so {'it' if discarded == 1 else 'they'} cannot be kept, "
-                     f"however plausible {'it looks' if discarded == 1 else 'they look'}.")
+        notes.append(t(f"step.note.discarded.{_n(discarded)}", discarded=count(discarded, "discarded_proposal")))
     if block.verified and block.bonus is None and block.correction is None:
-        notes.append("No bonus token: the output limit leaves no room for one.")
-    if not block.verified:
-        notes.append("Click a chip to see the draft's probabilities q at its position.")
-    else:
-        notes.append("Click a chip to see the test that decided it.")
+        notes.append(t("step.note.no_bonus"))
+    notes.append(t("step.note.click_test" if block.verified else "step.note.click_q"))
     return notes
 
 
@@ -303,33 +277,29 @@ def strip_notes(block):
 
 def history_line(block):
     """One line: what the block drafted and what it committed."""
-    parts = [f"Block {block.index + 1}: drafted {tokens(p.token for p in block.proposals)}"]
-    outcome = [f"{block.count('accepted')} accepted"]
+    parts = [t("step.history.drafted", block=block.index + 1, tokens=tokens(p.token for p in block.proposals))]
+    outcome = [t("step.history.accepted", n=block.count("accepted"))]
     rejected = [p for p in block.proposals if p.status == "rejected"]
     if rejected:
-        outcome.append(f"{rejected[0].token} rejected → {block.correction.token}")
+        outcome.append(t("step.history.rejected", token=rejected[0].token, correction=block.correction.token))
     if block.count("discarded"):
-        outcome.append(f"{block.count('discarded')} discarded")
+        outcome.append(t("step.history.discarded", n=block.count("discarded")))
     if block.bonus is not None:
-        outcome.append(f"bonus {block.bonus.token}")
-    parts.append(", ".join(outcome))
-    parts.append(f"committed {tokens(block.committed)}")
+        outcome.append(t("step.history.bonus", token=block.bonus.token))
+    parts.append(t("step.list_sep").join(outcome))
+    parts.append(t("step.history.committed", tokens=tokens(block.committed)))
     return " · ".join(parts)
 
 
 # ---- the counters ----------------------------------------------------------------------
 
-# (field of core.Counters, label, what it counts)
-COUNTER_DETAILS = (
-    ("draft_steps", "draft steps", "tokens the draft model generated"),
-    ("accepted", "accepted", "proposals the target kept"),
-    ("rejected", "rejected", "proposals the target replaced"),
-    ("discarded", "discarded", "proposals thrown away after a rejection"),
-    ("corrections", "corrections", "tokens drawn from the residual"),
-    ("bonus", "bonus tokens", "extra target tokens after a full acceptance"),
-    ("committed", "committed", "tokens in the output"),
-)
-EARLY_STOPS = ("early_stops", "early stops", "blocks whose drafting dynamic lookahead cut short")
+COUNTER_FIELDS = ("draft_steps", "accepted", "rejected", "discarded", "corrections", "bonus", "committed")
+
+
+def counter_details(early_stops=False):
+    """(field of core.Counters, label, what it counts) for the detailed counters."""
+    names = COUNTER_FIELDS + (("early_stops",) if early_stops else ())
+    return tuple((name, t(f"step.counter.{name}"), t(f"step.counter.{name}.what")) for name in names)
 
 
 def compare(counters):
@@ -337,118 +307,123 @@ def compare(counters):
     c = counters
     if not c.committed:
         return ""
-    return (f"Ordinary decoding needs one target pass per token: {c.ordinary_passes} for these {c.committed} "
-            f"{plural(c.committed, 'token', 'tokens')}. This run used {c.target_passes}, plus {c.draft_steps} "
-            f"cheap draft {plural(c.draft_steps, 'step', 'steps')}.")
-
-
-PENDING_NOT_COUNTED = "The current block is counted once it is committed."
+    return t("step.compare", ordinary=c.ordinary_passes, tokens=count(c.committed, "token", digits=True),
+             used=c.target_passes, steps=count(c.draft_steps, "cheap_draft_step", digits=True))
 
 
 # ---- the inspector ----------------------------------------------------------------------
 
 def row_name(prefix):
-    return "the start of the text" if not prefix else f"after {prefix[-1]}"
+    return t("step.row_name.start") if not prefix else t("step.row_name.after", token=prefix[-1])
 
 
 def short_row(prefix):
-    return "at the start" if not prefix else f"after {prefix[-1]}"
+    return t("step.short_row.start") if not prefix else t("step.short_row.after", token=prefix[-1])
 
 
 def position_label(block, item, proposal=None, bonus=None):
     """The picker's name for one position."""
     if bonus is not None:
-        return f"Block {block.index + 1} · bonus {bonus.token}"
-    return f"Block {block.index + 1} · position {proposal.index + 1} · {proposal.token} ({proposal.status})"
+        return t("step.position_label.bonus", block=block.index + 1, token=bonus.token)
+    return t("step.position_label", block=block.index + 1, position=proposal.index + 1, token=proposal.token,
+             status=status_word(proposal.status))
 
 
-STATUS_TEXT = {"proposed": "proposed, not tested yet", "discarded": "discarded, never tested"}
+def status_word(status):
+    """A proposal's status as a plain word ("accepted", "接受")."""
+    return t(f"step.status_word.{status}")
 
-# Row labels of the inspector's table: (label, description).
-ROW_Q = ("draft q", "the draft's probabilities")
-ROW_P = ("target p", "the target's probabilities")
-ROW_KEPT = ("min(p, q)", "chance the draft proposes the token here and the target keeps it")
-ROW_RESIDUAL = ("residual", "norm(max(p − q, 0)): used after a rejection")
+
+def status_text(status):
+    """The inspector's verdict badge for a proposal."""
+    key = f"step.status_text.{status}"
+    return t(key) if has(key) else status_word(status)
+
+
+def row(name):
+    """A row of the inspector's table: (label, description); ``name`` is q, p, kept or residual."""
+    return t(f"step.row.{name}"), t(f"step.row.{name}.what")
 
 
 def decision(proposal):
     """Why the target kept or replaced ``proposal`` (accepted or rejected): the draw against the chance."""
     x = proposal
-    chance = exact_or_dec(x.accept_probability)
-    u = dec(x.u, 4)
-    if x.status == "accepted":
-        return f"u = {u} is below {chance}, so {x.token} is kept."
-    return f"u = {u} is not below {chance}, so {x.token} is replaced."
+    fields = dict(u=dec(x.u, 4), chance=exact_or_dec(x.accept_probability), token=x.token)
+    return t("step.decision.accepted" if x.status == "accepted" else "step.decision.rejected", **fields)
 
 
 def keep_chance(proposal):
     """What the acceptance probability beside it means for this proposal."""
-    return f"once {proposal.token} is proposed here, it is kept this often and rejected otherwise"
+    return t("step.keep_chance", token=proposal.token)
 
 
 def discarded_why(block):
     rejected = next((p for p in block.proposals if p.status == "rejected"), None)
-    why = (f"the {ordinal(rejected.index)} proposal ({rejected.token}) was rejected, and this one was drafted "
-           f"after it" if rejected else "an earlier proposal was rejected")
-    return f"not tested: {why}, so its prefix is not the output any more."
+    if rejected is None:
+        return t("step.discarded_why.earlier")
+    return t("step.discarded_why", ordinal=ordinal(rejected.index), token=rejected.token)
 
 
-# The position's chance of a rejection, told apart from this proposal's own (1 − its acceptance probability).
-POSITION_REJECTS = ("rejection chance of this position",
-                    "1 − Σ min(p, q): how often this position rejects whatever the draft proposes, counted "
-                    "before anything is drafted")
+def position_rejects():
+    """The position's chance of a rejection, told apart from this proposal's own (1 − its acceptance probability)."""
+    return t("step.position_rejects"), t("step.position_rejects.what")
 
 
 def explain_proposal(proposal, decomposition):
     """The paragraph under a proposal's numbers."""
     x, d = proposal, decomposition
     if x.status == "proposed":
-        return (f"The draft picked {x.token} with probability q({x.token}) = {dec(x.q_x)}. It is only a guess: "
-                f"nothing enters the output until the target has tested it.")
+        return t("step.explain.proposed", token=x.token, q=dec(x.q_x))
     if x.status == "discarded":
-        return ("A discarded proposal is never tested, however good it looks: the target's p for it was "
-                "computed for a prefix that the output no longer has.")
+        return t("step.explain.discarded")
     if d is not None and d.rejection == 0:
-        return ("Here p equals q, so p(x)/q(x) = 1 and the proposal is always accepted. There is nothing to "
-                "correct: the residual is empty.")
+        return t("step.explain.equal")
     if x.status == "accepted":
         kept = d.accepted[tuple(TOKENS).index(x.token)]
-        return (f"Drafting {x.token} and then keeping it happens with probability q(x) × min(1, p(x)/q(x)) = "
-                f"min(p, q) = {dec(kept)}. Rejections, redrawn from the residual, add exactly the missing "
-                f"mass, so every token ends up with probability p.")
-    return (f"{x.token} was over-proposed by the draft (q > p), so it is kept only part of the time. The "
-            f"replacement never comes from plain p: the residual holds only the mass that accepted guesses did "
-            f"not already supply, which is what keeps the output exactly distributed as p.")
+        return t("step.explain.accepted", token=x.token, kept=dec(kept))
+    return t("step.explain.rejected", token=x.token)
 
 
 def bonus_why(block):
     n = len(block.proposals)
-    kept = "the one proposal was" if n == 1 else f"all {count(n, 'proposal')} were"
-    return f"{kept} accepted, and the target pass already computed p after the last of them"
+    return t(f"step.bonus_why.{_n(n)}", proposals=count(n, "proposal"))
 
 
-BONUS_EXPLAIN = ("The bonus costs no extra target pass: it is the target's own next-token distribution after the "
-                 "fully accepted draft. That is how one pass can commit width + 1 tokens.")
+def guide():
+    """(phase name, what it does) for the inspector's guide."""
+    return tuple((label(phase), t(f"step.guide.{phase}")) for phase in PHASES)
 
-GUIDE = (
-    ("Draft", "The small draft model guesses the next tokens one at a time, each drawn from its "
-              "probabilities q. The guesses are proposals, not output."),
-    ("Verify", "One pass of the large target model gives its probabilities p at every proposed "
-               "position. Each proposal is kept with probability min(1, p/q), left to right; the first "
-               "rejected one is replaced by a draw from the residual, and the rest are discarded."),
-    ("Commit", "The kept tokens, plus the replacement (or a bonus token when every guess was kept), "
-               "join the output. The next block starts from there."),
-)
 
-RULE = ("(Leviathan et al. 2023, Algorithm 1). At one position the draft gives probabilities q and the target "
-        "gives p. A token x drawn from q is accepted when a uniform draw u is below min(1, p(x)/q(x)). After a "
-        "rejection, the replacement is drawn from the residual: the part of p that q under-supplies, "
-        "max(p − q, 0), scaled to sum to 1. Every later proposal in the block is discarded. Kept guesses and "
-        "corrections together give each token exactly its target probability p.")
+_CONSTANTS = {
+    "LABELS": lambda: {action: label(action) for action in ACTION_NAMES},
+    "START": lambda: t("step.start"),
+    "RESET": lambda: t("step.reset"),
+    "BROKEN": lambda: t("step.broken"),
+    "HELP": lambda: {c: help_text(c) for c in ("draft", "width", "seed", "lookahead")},
+    "TOOLTIPS": lambda: {action: tooltip(action) for action in ACTION_NAMES},
+    "STATUS_LABEL": lambda: {s: status_label(s) for s in STATUSES},
+    "LEGEND": legend,
+    "ORIGIN_TIP": lambda: {o: origin_tip(o) for o in ORIGINS},
+    "COUNTER_DETAILS": counter_details,
+    "EARLY_STOPS": lambda: counter_details(early_stops=True)[-1],
+    "PENDING_NOT_COUNTED": lambda: t("step.pending_not_counted"),
+    "STATUS_TEXT": lambda: {s: t(f"step.status_text.{s}") for s in ("proposed", "discarded")},
+    "ROW_Q": lambda: row("q"),
+    "ROW_P": lambda: row("p"),
+    "ROW_KEPT": lambda: row("kept"),
+    "ROW_RESIDUAL": lambda: row("residual"),
+    "POSITION_REJECTS": position_rejects,
+    "BONUS_EXPLAIN": lambda: t("step.bonus_explain"),
+    "GUIDE": guide,
+    "RULE": lambda: t("step.rule"),
+    "NOTHING_YET": lambda: t("step.nothing_yet"),
+    "ALL_DONE": lambda: t("step.all_done"),
+}
 
-NOTHING_YET = ("Nothing drafted yet. The charts show the next position's rows: what the draft (q) and the target "
-               "(p) say there, and how kept guesses plus corrections add up to exactly p. After Draft, click a "
-               "chip (or pick a position above) to see how its token was chosen and, after Verify, every number "
-               "of the test that decided it.")
-ALL_DONE = ("The output is complete. Pick a position above, or a block in the history, to see the test that "
-            "decided it.")
+
+def __getattr__(name):
+    """The module's word constants, in the page's language (``words.START``, ``words.LABELS``, ...)."""
+    if name in _CONSTANTS:
+        return _CONSTANTS[name]()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+

@@ -1,0 +1,109 @@
+"""The widget in Chinese (issue 15): ``?lang=zh`` under ``panel serve``, in Chromium.
+
+Every tab's visible text is read as a reader sees it (shadow roots included,
+the embed code's text box left out: it is HTML for the teacher) and searched
+for English words: anything of two or more Latin letters that is not a name
+the Chinese text keeps on purpose (token, Pyodide, p/q/u formulas, the
+URL keys a teacher types) fails the test, with the words it found.
+"""
+
+import re
+
+from reading import assert_clean, has_text
+
+# Latin words the Chinese page keeps on purpose: the field's symbols and formula
+# words, names, the URL keys of the embed help, and the language switch.
+ALLOWED = {
+    "token", "min", "max", "norm", "Pyodide", "Leviathan", "English", "draft_hide", "width", "seed", "reset",
+    "counters", "history", "intro", "lang", "en", "zh", "off", "lookahead",
+}
+
+VISIBLE_TEXT_JS = """
+() => {
+  const parts = [];
+  const walk = (node) => {
+    if (node.nodeType === Node.TEXT_NODE) { parts.push(node.textContent); return; }
+    if (node.nodeType !== Node.ELEMENT_NODE && node.nodeType !== Node.DOCUMENT_FRAGMENT_NODE) return;
+    if (['SCRIPT', 'STYLE', 'TEXTAREA', 'CODE'].includes(node.tagName)) return;
+    if (node.nodeType === Node.ELEMENT_NODE && node.getClientRects().length === 0 && !node.shadowRoot) return;
+    if (node.shadowRoot) walk(node.shadowRoot);
+    for (const child of node.childNodes) walk(child);
+  };
+  walk(document.body);
+  return parts.join(' ').replace(/\\s+/g, ' ');
+}
+"""
+
+WORD = re.compile(r"[A-Za-z][A-Za-z_]+")
+
+
+def english_words(text):
+    """The Latin words of ``text`` that are not allowed in the Chinese page."""
+    return sorted({w for w in WORD.findall(text) if w not in ALLOWED})
+
+
+def open_zh(page, query="?lang=zh"):
+    page.goto(page.base_url + query)
+    page.get_by_role("button", name="起草", exact=True).wait_for(state="visible", timeout=30_000)
+    return page
+
+
+def visible_text(page):
+    return page.evaluate(VISIBLE_TEXT_JS)
+
+
+def test_the_english_word_finder_finds_english():
+    assert english_words("草稿模型 proposed 3 个 token: A B") == ["proposed"]
+    assert english_words("u = 0.1234 小于 min(1, p(x)/q(x))") == []
+
+
+def test_step_tab_in_chinese_has_no_english_left_and_draft_verify_commit_work_by_chinese_names(app_page):
+    page = open_zh(app_page)
+    has_text(page, "推测解码，一次一块", "逐块演示", "草稿模型", "工作量计数")
+    assert english_words(visible_text(page)) == []
+    page.get_by_role("button", name="有偏", exact=True).first.click()
+    has_text(page, "换成了有偏的草稿模型")
+    page.get_by_role("button", name="起草", exact=True).click()
+    has_text(page, "草稿模型提出了")
+    assert english_words(visible_text(page)) == []
+    page.get_by_role("button", name="验证", exact=True).click()
+    has_text(page, "一次目标前向")
+    page.get_by_role("button", name="提交", exact=True).click()
+    has_text(page, "第 1 块提交了", "块的历史")
+    text = visible_text(page)
+    assert english_words(text) == [], text
+    page.get_by_role("button", name="运行到结束", exact=True).click()
+    has_text(page, "输出已有 8 个 token")
+    assert english_words(visible_text(page)) == []
+    page.shoot("zh-step-1200", width=1200)
+    page.shoot("zh-step-375", width=375)
+    assert_clean(page)
+
+
+def test_a_bad_link_says_so_in_chinese(app_page):
+    page = open_zh(app_page, "?lang=zh&draft=biased&width=99&seed=1")
+    has_text(page, "链接中的 width 无效", "从 1 到 8 的整数")
+    assert english_words(visible_text(page)) == []
+    assert_clean(page)
+
+
+def test_the_language_switch_reopens_the_same_scenario_in_english(app_page):
+    page = open_zh(app_page, "?lang=zh&draft=biased&width=2&seed=5")
+    page.get_by_role("link", name="English").click()
+    page.get_by_role("button", name="Draft", exact=True).wait_for(state="visible", timeout=30_000)
+    assert "lang=en" in page.url and "draft=biased" in page.url and "width=2" in page.url and "seed=5" in page.url
+    has_text(page, "Speculative decoding, one block at a time", "Opened the scenario from the link")
+    assert_clean(page)
+
+
+def test_the_browser_language_chooses_chinese_when_the_link_names_none(chromium, served_app):
+    context = chromium.new_context(viewport={"width": 1200, "height": 900}, locale="zh-CN")
+    try:
+        page = context.new_page()
+        page.goto(served_app)
+        page.get_by_role("button", name="起草", exact=True).wait_for(state="visible", timeout=30_000)
+        # The embed code names the language, so the teacher's readers see what the teacher saw.
+        area = page.get_by_role("textbox", name="这个场景的嵌入代码")
+        assert "lang=zh" in area.input_value()
+    finally:
+        context.close()
