@@ -12,6 +12,7 @@ from bokeh.transform import dodge
 
 from core import display
 
+from app.i18n import t
 from app.parts import style_figure
 
 from .words import label
@@ -39,7 +40,8 @@ def columns(rows):
         data["sampled"].append(0.0 if share is None else float(share))
         data["target_text"].append(display.exact_or_dec(target, 4))
         data["result_text"].append(display.exact_or_dec(result, 4))
-        data["sampled_text"].append("—" if share is None else f"{display.dec(share, 4)} ({count:,} runs)")
+        data["sampled_text"].append("—" if share is None else
+                                    t("exact.chart.runs", share=display.dec(share, 4), n=f"{count:,}"))
     return data
 
 
@@ -54,8 +56,8 @@ class DistributionChart:
                           sizing_mode="stretch_width", min_width=260, tools="")
         style_figure(self.fig)
         self.fig.ygrid.grid_line_color = None
-        self.fig.xaxis.axis_label = "probability"
-        self.fig.yaxis.axis_label = "first tokens"
+        self.fig.xaxis.axis_label = t("exact.chart.probability")
+        self.fig.yaxis.axis_label = t("exact.chart.first")
         self.fig.xaxis.formatter.use_scientific = False
         renderers = []
         for name, offset in (("target", 0.27), ("result", 0.0), ("sampled", -0.27)):
@@ -67,8 +69,8 @@ class DistributionChart:
                 hatch_scale=6,
             ))
         self.fig.add_tools(HoverTool(renderers=renderers, tooltips=[
-            ("first tokens", "@y"), ("target", "@target_text"), ("rule, exact", "@result_text"),
-            ("sampled", "@sampled_text"),
+            (t("exact.chart.first"), "@y"), (t("exact.keys.target"), "@target_text"),
+            (t("exact.chart.rule"), "@result_text"), (t("exact.chart.sampled"), "@sampled_text"),
         ]))
         self.pane = pn.pane.Bokeh(self.fig, sizing_mode="stretch_width", margin=0)
 

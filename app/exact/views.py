@@ -14,7 +14,8 @@ from core import display, exact
 from core.variants import VARIANTS
 
 from app import theme
-from app.parts import DRAFT_OPTIONS, field
+from app.i18n import t
+from app.parts import DRAFT_OPTIONS, draft_options, field
 
 from . import words
 from .common import built_when_shown, html, stylesheet
@@ -23,11 +24,9 @@ from .model import CalculatorModel, ExactModel
 TOP = 12  # prefixes shown before "show all"
 TOKENS = tuple(core.TOKENS)
 
-INTRO = ('<div class="section-title"><h2>Why it is exact</h2></div>'
-         '<p>The claim of speculative sampling: whatever the draft proposes, the tokens that come out follow '
-         'the target\'s probabilities <b>exactly</b>. Here the engine follows every branch of the algorithm '
-         'with exact fractions, and also runs it many times with seeds. Try the exact rule, then the '
-         'tempting shortcuts, and watch where they go wrong.</p>')
+def intro():
+    return (f'<div class="section-title"><h2>{theme.esc(t("tab.exact"))}</h2></div>'
+            f'<p>{t("exact.intro", exactly="<b>" + theme.esc(t("exact.intro.exactly")) + "</b>")}</p>')
 
 
 def css():
@@ -48,9 +47,10 @@ class Controls(pn.viewable.Viewer):
         super().__init__(**params)
         m = self.model
         hidden = {"css_classes": ["hidden-label"], "stylesheets": css(), "description": None}
-        self.variant = pn.widgets.Select.from_param(m.param.variant, name="Verification rule", margin=(4, 5),
+        self.variant = pn.widgets.Select.from_param(m.param.variant, name=t("exact.field.rule"), margin=(4, 5),
+                                                    options={words.rule_name(v): v for v in m.param.variant.objects},
                                                     sizing_mode="stretch_width", **hidden)
-        self.draft = pn.widgets.RadioButtonGroup.from_param(m.param.draft, options=DRAFT_OPTIONS, name="",
+        self.draft = pn.widgets.RadioButtonGroup.from_param(m.param.draft, options=draft_options(DRAFT_OPTIONS), name="",
                                                             color="primary",
                                                             variant="outline", description=None,
                                                             stylesheets=[theme.BUTTON], margin=(4, 5))
@@ -60,16 +60,16 @@ class Controls(pn.viewable.Viewer):
         self.k = pn.widgets.RadioButtonGroup.from_param(m.param.k, name="", color="primary",
                                                         variant="outline", description=None,
                                                         stylesheets=[theme.BUTTON], margin=(4, 5))
-        self.runs = pn.widgets.Select.from_param(m.param.runs, name="Runs", sizing_mode="stretch_width",
+        self.runs = pn.widgets.Select.from_param(m.param.runs, name=t("exact.field.runs"), sizing_mode="stretch_width",
                                                  min_width=100, max_width=170, margin=(4, 5), **hidden)
         self.rule_text = html(pn.bind(self._rule_html, m.param.variant), css=css(), margin=(6, 5, 0, 5))
         self._layout = pn.Column(
             pn.FlexBox(
-                field("Verification rule", "Which test judges the proposals.", self.variant, basis="220px"),
-                field("Draft model", "Biased over-proposes A.", self.draft, basis="180px"),
-                field("Width", "Tokens drafted per block.", self.width, basis="180px"),
-                field("First k tokens", "How much output to compare.", self.k, basis="170px"),
-                field("Runs", "Seeded runs to sample.", self.runs, basis="130px"),
+                field(t("exact.field.rule"), t("exact.field.rule.help"), self.variant, basis="220px"),
+                field(t("step.field.draft"), t("exact.field.draft.help"), self.draft, basis="180px"),
+                field(t("step.field.width"), t("exact.field.width.help"), self.width, basis="180px"),
+                field(t("exact.field.k"), t("exact.field.k.help"), self.k, basis="170px"),
+                field(t("exact.field.runs"), t("exact.field.runs.help"), self.runs, basis="130px"),
                 gap="10px 22px", flex_wrap="wrap", sizing_mode="stretch_width", margin=0,
             ),
             self.rule_text,
@@ -79,9 +79,10 @@ class Controls(pn.viewable.Viewer):
     @staticmethod
     def _rule_html(variant):
         v = VARIANTS[variant]
-        return (f'<div class="rule-box"><div class="title">{theme.esc(v.title)}'
-                f'{"" if v.keeps_target else " · a shortcut"}</div>'
-                f'<p class="small">{theme.esc(v.summary)}</p></div>')
+        shortcut = "" if v.keeps_target else t("exact.shortcut")
+        return (f'<div class="rule-box"><div class="title">{theme.esc(words.rule_title(variant, v.title))}'
+                f'{theme.esc(shortcut)}</div>'
+                f'<p class="small">{theme.esc(words.rule_summary(variant, v.summary))}</p></div>')
 
     def __panel__(self):
         return self._layout
@@ -110,15 +111,14 @@ class Result(pn.viewable.Viewer):
                                                styles={"max-width": "720px"})
         self.status = html(pn.bind(self._status_html, m.param.sampling, m.param.done, m.param.runs,
                                    m.param.seconds, m.param.base_seed), css=css(), margin=(0, 5))
-        self.again = pn.widgets.Button(label="Draw a new sample", stylesheets=[theme.BUTTON], margin=(4, 5),
-                                       description="Run the same settings on the next seeds, to see how much "
-                                                   "a sample varies.")
+        self.again = pn.widgets.Button(label=t("exact.again"), stylesheets=[theme.BUTTON], margin=(4, 5),
+                                       description=t("exact.again.tip"))
         self.again.on_click(lambda event: m.new_sample())
         self.keys = html(pn.bind(self._keys_html, m.param.comparison, m.param.done, self.param.show_all),
                          css=css())
         self.chart = DistributionChart()
         self.show_all_toggle = pn.widgets.Toggle.from_param(
-            self.param.show_all, name="Show every start", color="primary", variant="outline",
+            self.param.show_all, name=t("exact.show_all"), color="primary", variant="outline",
             stylesheets=[theme.BUTTON], margin=(4, 5),
             visible=pn.bind(lambda c: len(c.target) + len(set(c.result) - set(c.target)) > TOP,
                             m.param.comparison))
@@ -145,8 +145,8 @@ class Result(pn.viewable.Viewer):
     def _draw(self, *events):
         m = self.model
         k = m.k
-        title = "How the first token comes out" if k == 1 else f"How the first {k} tokens come out"
-        self.show_all_toggle.label = f"Show all {len(m.prefixes())} starts (a tall chart)"
+        title = t("exact.chart.title.one" if k == 1 else "exact.chart.title.other", k=k)
+        self.show_all_toggle.label = t("exact.show_all.n", n=len(m.prefixes()))
         self.chart.update(m.rows(self._limit()), title)
 
     def _reading_html(self, comparison, *sample):
@@ -157,14 +157,14 @@ class Result(pn.viewable.Viewer):
 
     def _tiles_html(self, comparison, *sample):
         m = self.model
-        t, r = m.chi_target, m.chi_rule
+        chi, r = m.chi_target, m.chi_rule
         tiles = [
             ("good" if comparison.distance == 0 else "bad", display.exact_or_dec(comparison.distance, 4),
-             "total-variation distance from the target, exact"),
-            ("" if t is None else ("good" if t.p_value >= words.LEVEL else "bad"),
-             words.p_value_text(None if t is None else t.p_value), "chi-square p-value of the sample vs the target"),
-            ("", words.p_value_text(None if r is None else r.p_value), "p-value vs the rule's own exact distribution"),
-            ("", f"{m.done:,}", f"runs sampled ({words.seeds_text(m.base_seed, m.runs)})"),
+             t("exact.tile.distance")),
+            ("" if chi is None else ("good" if chi.p_value >= words.LEVEL else "bad"),
+             words.p_value_text(None if chi is None else chi.p_value), t("exact.tile.p_target")),
+            ("", words.p_value_text(None if r is None else r.p_value), t("exact.tile.p_rule")),
+            ("", f"{m.done:,}", t("exact.tile.runs", seeds=words.seeds_text(m.base_seed, m.runs))),
         ]
         return '<div class="tiles">' + "".join(
             f'<div class="tile {cls}"><div class="n">{theme.esc(n)}</div><div class="what">{theme.esc(w)}</div></div>'
@@ -178,28 +178,32 @@ class Result(pn.viewable.Viewer):
     def _keys_html(self, comparison, done, show_all):
         m = self.model
         n = len(m.prefixes())
-        rule = theme.esc(comparison.variant)
-        return ('<div class="keys" aria-label="chart key">'
-                '<span class="key"><span class="swatch target"></span> target</span>'
-                f'<span class="key"><span class="swatch result"></span> {rule} rule</span>'
-                f'<span class="key"><span class="swatch sampled"></span> {rule} rule, sampled ({done:,} runs)</span>'
+        rule = words.rule_name(comparison.variant)
+        esc = theme.esc
+        showing = t("exact.keys.showing", top=TOP, n=n) if n > TOP and not show_all else ""
+        return (f'<div class="keys" aria-label="{esc(t("exact.keys.aria"))}">'
+                f'<span class="key"><span class="swatch target"></span> {esc(t("exact.keys.target"))}</span>'
+                f'<span class="key"><span class="swatch result"></span> {esc(t("exact.keys.rule", rule=rule))}</span>'
+                f'<span class="key"><span class="swatch sampled"></span> '
+                f'{esc(t("exact.keys.sampled", rule=rule, runs=f"{done:,}"))}</span>'
                 "</div>"
-                f'<p class="muted small">Each row is one way the text can start ({theme.esc(comparison.draft)} draft, '
-                f'width {comparison.width}); the solid bars are exact probabilities, the hatched bar the share of '
-                f'seeded runs.' + (f" Showing the {TOP} most likely of {n}." if n > TOP and not show_all else "")
-                + "</p>")
+                f'<p class="muted small">{esc(t("exact.keys.rows", draft=words.draft_name(comparison.draft), width=comparison.width))}'
+                f'{esc(showing)}</p>')
 
     def _numbers_html(self, comparison, *sample):
         m = self.model
         body = "".join(
-            f'<tr><td class="mono">{theme.esc(words.label(s))}</td><td>{display.dec(t, 4)}</td>'
+            f'<tr><td class="mono">{theme.esc(words.label(s))}</td><td>{display.dec(target, 4)}</td>'
             f'<td>{display.dec(r, 4)}</td><td>{"—" if share is None else display.dec(share, 4)}</td>'
             f'<td>{n:,}</td></tr>'
-            for s, t, r, share, n in m.rows())
-        return ('<details class="numbers"><summary>The numbers behind the chart</summary>'
-                '<table class="nums"><thead><tr><th scope="col">first tokens</th><th scope="col">target</th>'
-                f'<th scope="col">{theme.esc(comparison.variant)}</th><th scope="col">sampled share</th>'
-                f'<th scope="col">runs</th></tr></thead><tbody>{body}</tbody></table></details>')
+            for s, target, r, share, n in m.rows())
+        esc = theme.esc
+        return (f'<details class="numbers"><summary>{esc(t("exact.numbers"))}</summary>'
+                f'<table class="nums"><thead><tr><th scope="col">{esc(t("exact.numbers.first"))}</th>'
+                f'<th scope="col">{esc(t("exact.keys.target"))}</th>'
+                f'<th scope="col">{esc(words.rule_name(comparison.variant))}</th>'
+                f'<th scope="col">{esc(t("exact.numbers.share"))}</th>'
+                f'<th scope="col">{esc(t("exact.numbers.runs"))}</th></tr></thead><tbody>{body}</tbody></table></details>')
 
     def __panel__(self):
         return self._layout
@@ -214,10 +218,9 @@ class TraceComparison(pn.viewable.Viewer):
         super().__init__(**params)
         m = self.model
         self.html = html(pn.bind(self._html, m.param.trace), css=css())
-        self.seed = pn.widgets.IntInput.from_param(m.param.seed, name="Seed", width=140, margin=(4, 5),
+        self.seed = pn.widgets.IntInput.from_param(m.param.seed, name=t("step.field.seed"), width=140, margin=(4, 5),
                                                    visible=m.session_model is None,
-                                                   description="The seed of the trace compared with ordinary "
-                                                               "decoding.")
+                                                   description=t("exact.trace.seed.tip"))
         self._layout = pn.Column(self.html, self.seed, sizing_mode="stretch_width", stylesheets=[theme.CARD],
                                  margin=(6, 0))
 
@@ -228,35 +231,36 @@ class TraceComparison(pn.viewable.Viewer):
         same = set(words.matches(spec, ordinary))
 
         def chips(seq):
-            return "".join(theme.chip(t, "sm" + (" same" if i in same else ""),
-                                      title="the same in both" if i in same else "")
-                           for i, t in enumerate(seq))
+            return "".join(theme.chip(token, "sm" + (" same" if i in same else ""),
+                                      title=t("exact.trace.same") if i in same else "")
+                           for i, token in enumerate(seq))
 
         uses = words.draw_uses(session)
         rows = "".join(
             f'<tr><td>{i + 1}</td><td class="mono">{display.dec(u, 4)}</td>'
-            f'<td>token {i + 1}: <b>{theme.esc(ordinary[i])}</b></td><td>{theme.esc(what)}</td></tr>'
+            f'<td>{theme.esc(t("exact.trace.token", i=i + 1))}<b>{theme.esc(ordinary[i])}</b></td>'
+            f'<td>{theme.esc(what)}</td></tr>'
             for i, (u, what, _) in enumerate(uses[:len(ordinary)]))
-        source = ("the trace on the first tab, run to the end (change it there)" if m.session_model is not None
-                  else "the trace of the seed below, run to the end")
+        esc = theme.esc
+        source = t("exact.trace.source.tab" if m.session_model is not None else "exact.trace.source.seed")
+        scenario = t("exact.trace.scenario", seed=f"{cfg.seed:,}", draft=words.draft_name(cfg.draft), width=cfg.width)
+        if cfg.lookahead is not None:
+            scenario += t("exact.trace.lookahead", threshold=display.dec(cfg.lookahead))
         return (
-            '<div class="section-title"><h2>Same distribution, different trace</h2>'
-            f'<span class="muted">seed {cfg.seed:,}, {theme.esc(cfg.draft)} draft, width {cfg.width}'
-            + (f", lookahead threshold {display.dec(cfg.lookahead)}" if cfg.lookahead is not None else "")
-            + '</span></div>'
-            f'<p>Exact speculative sampling promises the target\'s <em>distribution</em>, not the same text as '
-            f'an ordinary decoder with the same seed. Below: {theme.esc(source)}, beside ordinary decoding with '
-            f'the same seed, which draws each token straight from the target.</p>'
+            f'<div class="section-title"><h2>{esc(t("exact.trace.title"))}</h2>'
+            f'<span class="muted">{esc(scenario)}</span></div>'
+            f'<p>{t("exact.trace.lead", distribution="<em>" + esc(t("exact.trace.distribution")) + "</em>", source=esc(source))}</p>'
             '<div class="outputs">'
-            '<div class="who">Speculative<span class="muted">exact rule</span></div>'
+            f'<div class="who">{esc(t("exact.trace.speculative"))}<span class="muted">{esc(t("exact.trace.speculative.what"))}</span></div>'
             f'<div class="tokens">{chips(spec)}</div>'
-            '<div class="who">Ordinary<span class="muted">target only</span></div>'
+            f'<div class="who">{esc(t("exact.trace.ordinary"))}<span class="muted">{esc(t("exact.trace.ordinary.what"))}</span></div>'
             f'<div class="tokens">{chips(ordinary)}</div></div>'
-            f'<p>{theme.esc(words.agreement(spec, ordinary))}</p>'
-            f'<p>{theme.esc(words.draws_sentence(len(uses), spec, ordinary))}</p>'
-            '<table class="draws"><caption class="muted small">The first draws of the seed, and what each '
-            'decoder does with them</caption><thead><tr><th scope="col">draw</th><th scope="col">u</th>'
-            '<th scope="col">ordinary</th><th scope="col">speculative</th></tr></thead>'
+            f'<p>{esc(words.agreement(spec, ordinary))}</p>'
+            f'<p>{esc(words.draws_sentence(len(uses), spec, ordinary))}</p>'
+            f'<table class="draws"><caption class="muted small">{esc(t("exact.trace.caption"))}</caption>'
+            f'<thead><tr><th scope="col">{esc(t("exact.trace.draw"))}</th><th scope="col">u</th>'
+            f'<th scope="col">{esc(t("exact.trace.ordinary.col"))}</th>'
+            f'<th scope="col">{esc(t("exact.trace.speculative.col"))}</th></tr></thead>'
             f'<tbody>{rows}</tbody></table>'
         )
 
@@ -264,18 +268,13 @@ class TraceComparison(pn.viewable.Viewer):
         return self._layout
 
 
-# (label, p, q, what it shows): the seed's example first.
-PRESETS = (
-    ("Seed example", "0.6, 0.3, 0.1", "0.2, 0.5, 0.3",
-     "The example of the article: only A is under-proposed, so every rejection is corrected to A."),
-    ("Biased draft at the start", "0.5, 0.3, 0.2", "0.8, 0.15, 0.05",
-     "The widget's own numbers at the start of the text: the draft over-proposes A, so a rejected A "
-     "is replaced by B or C, never by A."),
-    ("p = q", "0.5, 0.3, 0.2", "0.5, 0.3, 0.2",
-     "A perfect draft: nothing is ever rejected, and there is no residual to normalise."),
-    ("No overlap", "1, 0, 0", "0, 1, 0",
-     "Disjoint supports: every proposal is rejected and the residual is all of p."),
-)
+# (label, p, q, what it shows), label and what as catalogue keys: the seed's example first.
+PRESETS = tuple((f"exact.preset.{name}", p, q, f"exact.preset.{name}.what") for name, p, q in (
+    ("seed", "0.6, 0.3, 0.1", "0.2, 0.5, 0.3"),
+    ("biased", "0.5, 0.3, 0.2", "0.8, 0.15, 0.05"),
+    ("equal", "0.5, 0.3, 0.2", "0.5, 0.3, 0.2"),
+    ("disjoint", "1, 0, 0", "0, 1, 0"),
+))
 
 
 def _cell(x):
@@ -292,15 +291,9 @@ class Calculator(pn.viewable.Viewer):
 
     model = param.ClassSelector(class_=CalculatorModel)
 
-    ROWS = (
-        ("target p", "what the output must follow", "p", ""),
-        ("draft q", "what proposals are drawn from", "q", ""),
-        ("kept: min(p, q)", "q(x) × min(1, p(x)/q(x))", "accepted", "kept"),
-        ("max(p − q, 0)", "the mass q under-supplies", "positive_part", ""),
-        ("residual", "max(p − q, 0), normalised: a rejection is redrawn from this", "residual", ""),
-        ("corrections", "rejection probability × residual", "corrected", "corr"),
-        ("final", "kept + corrections", "final", "final"),
-    )
+    # (field of core.Decomposition, row class); the label and description are exact.calc.FIELD(.what).
+    ROWS = (("p", ""), ("q", ""), ("accepted", "kept"), ("positive_part", ""), ("residual", ""),
+            ("corrected", "corr"), ("final", "final"))
 
     def __init__(self, **params):
         if params.get("model") is None:
@@ -308,19 +301,19 @@ class Calculator(pn.viewable.Viewer):
         super().__init__(**params)
         m = self.model
         self.p_input = pn.widgets.TextInput.from_param(
-            m.param.p_text, name="Target p for A, B, C", placeholder="e.g. 0.6, 0.3, 0.1",
-            description="Three probabilities, decimals or fractions like 1/3, separated by commas. They must "
-                        "add up to exactly 1.",
+            m.param.p_text, name=t("exact.calc.p_input"), placeholder=t("exact.calc.example", example="0.6, 0.3, 0.1"),
+            description=t("exact.calc.p_input.tip"),
             sizing_mode="stretch_width", margin=(4, 0))
         self.q_input = pn.widgets.TextInput.from_param(
-            m.param.q_text, name="Draft q for A, B, C", placeholder="e.g. 0.2, 0.5, 0.3",
-            description="The draft's three probabilities, in the same form.",
+            m.param.q_text, name=t("exact.calc.q_input"), placeholder=t("exact.calc.example", example="0.2, 0.5, 0.3"),
+            description=t("exact.calc.q_input.tip"),
             sizing_mode="stretch_width", margin=(4, 0))
         self.p_message = html(pn.bind(self._message, m.param.p_error), css=css(), margin=(0, 0, 4, 0))
         self.q_message = html(pn.bind(self._message, m.param.q_error), css=css(), margin=(0, 0, 4, 0))
         self.presets = []
         for label, p, q, what in PRESETS:
-            button = pn.widgets.Button(label=label, description=what, stylesheets=[theme.BUTTON],
+            button = pn.widgets.Button(label=t(label), description=t(what),
+                                       stylesheets=[theme.BUTTON],
                                        margin=(2, 6, 2, 0))
             button.on_click(lambda event, p=p, q=q: m.load(p, q))
             self.presets.append(button)
@@ -329,12 +322,9 @@ class Calculator(pn.viewable.Viewer):
         self.table = html(pn.bind(self._table, d), css=css(), margin=(4, 0))
         self.lines = html(pn.bind(self._lines, d), css=css(), margin=(4, 0))
         intro = html(
-            '<div class="section-title"><h2>One position, by hand</h2>'
-            '<span class="muted">why kept proposals plus corrections give exactly p</span></div>'
-            '<p>A proposal x is drawn from q and kept with probability min(1, p(x)/q(x)), so token x is '
-            'kept with probability q(x) × min(1, p(x)/q(x)) = min(p(x), q(x)). What is missing, '
-            'max(p − q, 0), is exactly what the rejections must supply: that is the residual. Type any p '
-            'and q and check it yourself.</p>', css=css(), margin=(0, 0, 4, 0))
+            f'<div class="section-title"><h2>{theme.esc(t("exact.calc.title"))}</h2>'
+            f'<span class="muted">{theme.esc(t("exact.calc.subtitle"))}</span></div>'
+            f'<p>{theme.esc(t("exact.calc.lead"))}</p>', css=css(), margin=(0, 0, 4, 0))
         fields = pn.FlexBox(
             pn.Column(self.p_input, self.p_message, margin=0, styles={"flex": "1 1 240px", "min-width": "0"}),
             pn.Column(self.q_input, self.q_message, margin=0, styles={"flex": "1 1 240px", "min-width": "0"}),
@@ -349,39 +339,40 @@ class Calculator(pn.viewable.Viewer):
     @staticmethod
     def _message(error):
         if not error:
-            return '<div class="field-ok" aria-live="polite">✓ a distribution over A, B, C</div>'
+            return f'<div class="field-ok" aria-live="polite">✓ {theme.esc(t("exact.calc.ok"))}</div>'
         return f'<div class="field-error" role="alert">⚠ {theme.esc(words.field_message(error))}</div>'
 
     @staticmethod
     def _summary(d):
         if d is None:
-            return '<p class="muted">Fix the field marked above to see the decomposition.</p>'
-        check = ('<span class="verdict accepted">final = p, exactly</span>' if d.final == d.p
-                 else '<span class="verdict rejected">final ≠ p</span>')
-        return (f'<p>Rejection probability: <b class="mono">{_cell(d.rejection)}</b> '
-                f'<span class="muted">(1 − the kept mass)</span>. '
-                f'{theme.esc(words.residual_sentence(d, TOKENS))}</p>'
-                f'<p>{check} Kept mass plus corrections gives back the target for every token, which is why '
-                f'the correction cannot be skipped or replaced by a fresh draw from p.</p>')
+            return f'<p class="muted">{theme.esc(t("exact.calc.fix"))}</p>'
+        esc = theme.esc
+        check = (f'<span class="verdict accepted">{esc(t("exact.calc.final_ok"))}</span>' if d.final == d.p
+                 else f'<span class="verdict rejected">{esc(t("exact.calc.final_bad"))}</span>')
+        return (f'<p>{esc(t("exact.calc.rejection"))}<b class="mono">{_cell(d.rejection)}</b> '
+                f'<span class="muted">{esc(t("exact.calc.rejection.what"))}</span>{esc(t("exact.calc.stop"))}'
+                f'{esc(words.residual_sentence(d, TOKENS))}</p>'
+                f'<p>{check} {esc(t("exact.calc.why"))}</p>')
 
     @classmethod
     def _table(cls, d):
         if d is None:
             return ""
-        head = "".join(f'<th scope="col">{theme.chip(t, "sm")}</th>' for t in TOKENS)
+        head = "".join(f'<th scope="col">{theme.chip(token, "sm")}</th>' for token in TOKENS)
         body = "".join(
-            f'<tr class="{kind}"><th scope="row">{theme.esc(label)}<span class="desc">{theme.esc(desc)}</span></th>'
+            f'<tr class="{kind}"><th scope="row">{theme.esc(t(f"exact.calc.{field_name}"))}'
+            f'<span class="desc">{theme.esc(t(f"exact.calc.{field_name}.what"))}</span></th>'
             + "".join(f'<td class="mono">{_cell(v)}</td>' for v in getattr(d, field_name)) + "</tr>"
-            for label, desc, field_name, kind in cls.ROWS)
-        return (f'<table class="calc"><thead><tr><th scope="col">per token</th>{head}</tr></thead>'
-                f'<tbody>{body}</tbody></table>')
+            for field_name, kind in cls.ROWS)
+        return (f'<table class="calc"><thead><tr><th scope="col">{theme.esc(t("exact.calc.per_token"))}</th>{head}'
+                f'</tr></thead><tbody>{body}</tbody></table>')
 
     @staticmethod
     def _lines(d):
         if d is None:
             return ""
-        return ('<p class="muted small" style="margin-top:6px">What the seed article\'s script prints for these '
-                'numbers:</p><pre class="seed">' + theme.esc("\n".join(display.seed_lines(d))) + "</pre>")
+        return (f'<p class="muted small" style="margin-top:6px">{theme.esc(t("exact.calc.prints"))}</p>'
+                '<pre class="seed">' + theme.esc("\n".join(display.seed_lines(d))) + "</pre>")
 
     def __panel__(self):
         return self._layout
@@ -404,7 +395,7 @@ class ExactTab(pn.viewable.Viewer):
             params["model"] = ExactModel(session_model=session_model)
         super().__init__(**params)
         self.body = None
-        self._layout = pn.Column(html(INTRO, css=css(), margin=(8, 0, 4, 0)), built_when_shown(self._body),
+        self._layout = pn.Column(html(intro(), css=css(), margin=(8, 0, 4, 0)), built_when_shown(self._body),
                                  sizing_mode="stretch_width", margin=(4, 0))
 
     def activate(self):

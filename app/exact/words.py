@@ -2,28 +2,42 @@
 
 Plain text only (the views escape and wrap it), no Panel: each claim a
 sentence makes is checked against the engine in ``tests/test_tab_words.py``
-over many scenarios.
+over many scenarios. The words are in the catalogues (``app/i18n``, keys
+``exact.*``): one whole template per situation, in the page's language.
 """
+
+import re
 
 from core import display, rates
 
-LEVEL = 0.01  # a p-value below this counts as a detected difference
-NUMBER_WORDS = ("no", "one", "two", "three", "four")
+from ..i18n import DEFAULT, has, language, t
 
-USES = {
-    "propose": "block {block}: proposes {token}",
-    "test": "tests proposal {index} ({token}): {verdict}",
-    "correction": "correction from the residual: {token}",
-    "bonus": "bonus token from p: {token}",
-}
+LEVEL = 0.01  # a p-value below this counts as a detected difference
 
 
 def label(prefix):
     return " ".join(prefix)
 
 
-def plural(n, noun):
-    return f"{n} {noun}{'' if n == 1 else 's'}"
+def _n(n):
+    return "one" if n == 1 else "other"
+
+
+def rule_name(variant):
+    """A rule's short name in a sentence ("naive-resample", "朴素重抽")."""
+    return t(f"variant.{variant}.name") if has(f"variant.{variant}.name") else variant
+
+
+def rule_title(variant, default):
+    return t(f"variant.{variant}.title") if has(f"variant.{variant}.title") else default
+
+
+def rule_summary(variant, default):
+    return t(f"variant.{variant}.summary") if has(f"variant.{variant}.summary") else default
+
+
+def draft_name(draft):
+    return t(f"step.draft_name.{draft}") if has(f"step.draft_name.{draft}") else draft
 
 
 def p_value_text(p):
@@ -31,7 +45,7 @@ def p_value_text(p):
     if p is None:
         return "—"
     if p < 1e-4:
-        return "below 0.0001"
+        return t("exact.p_below")
     return f"{p:.4f}" if p < 0.01 else f"{p:.2f}"
 
 
@@ -40,74 +54,66 @@ def never_rejected(draft, variant):
     return all(c.accept == 1 for c in rates.keep_chances(draft, variant))
 
 
+def starts(k):
+    """All k-token starts, in words: "3 possible first tokens", "9 possible two-token starts"."""
+    return t(f"exact.starts.{k}" if k in (1, 2, 3, 4) else "exact.starts.n", n=3 ** k, k=k)
+
+
 def rule_reading(comparison, rule, greedy_target):
     """What the exact result says (plain sentences): distance, the worst prefix, where the two part."""
     c, k = comparison, comparison.k
-    what = f"{3 ** k} possible " + ("first tokens" if k == 1 else f"{NUMBER_WORDS[k]}-token starts")
+    what = starts(k)
+    name = rule_name(rule.name)
     if c.variant == "greedy":
-        return [f"The greedy rule always writes {label(greedy_target)}, and so does greedy decoding of the target"
-                + (": that equality is its promise, and it holds." if c.greedy_equal else
-                   ", yet here the two differ.")
-                + f" But it is no sample from the target: it puts all its probability on one of the {what}, "
-                  f"so its distance from the target's distribution is {display.exact_or_dec(c.distance, 3)}."]
+        return [t("exact.greedy.equal" if c.greedy_equal else "exact.greedy.differ", tokens=label(greedy_target),
+                  starts=what, distance=display.exact_or_dec(c.distance, 3))]
     if c.distance == 0:
         if rule.keeps_target:
-            out = [f"The {rule.name} rule keeps the target's distribution: each of the {what} comes out "
-                   f"exactly as often as under the target (distance 0)."]
+            out = [t("exact.keeps", rule=name, starts=what)]
             if c.variant == "match-keep":
-                out.append("It is exact, but it keeps a proposal only when an independent draw from p lands "
-                           "on the same token, so most of the draft's work is thrown away.")
+                out.append(t("exact.match_keep"))
             return out
         if never_rejected(c.draft, c.variant):
-            return [f"With the {c.draft} draft the {rule.name} rule happens to give the target's distribution "
-                    f"(distance 0): its mistake only shows after a rejection, and this draft is never rejected. "
-                    f"Switch to the biased draft."]
-        return [f"With the {c.draft} draft and width {c.width} the {rule.name} rule happens to give the target's "
-                f"distribution of the first {plural(k, 'token')} (distance 0)."]
+            return [t("exact.never_rejected", draft=draft_name(c.draft), rule=name)]
+        return [t(f"exact.happens.{_n(k)}", draft=draft_name(c.draft), width=c.width, rule=name, k=k)]
     worst, difference = c.largest_gap()
-    one = len(worst) == 1
-    return [
-        f"The {rule.name} rule starts the text with {label(worst)} with probability "
-        f"{display.dec(c.result.get(worst, 0))}; the target does so with probability "
-        f"{display.dec(c.target.get(worst, 0))}. That {'token' if one else 'start'} comes out "
-        f"{'too often' if difference > 0 else 'too rarely'}"
-        + (f", and the two part ways already at token {c.first_departure}." if c.first_departure else "."),
-        f"Total-variation distance from the target: {display.exact_or_dec(c.distance, 4)}, the most by which the "
-        f"two disagree on the chance of anything you could ask about the first "
-        f"{'token' if k == 1 else f'{k} tokens'}.",
-    ]
+    kind = "token" if len(worst) == 1 else "start"
+    how = "often" if difference > 0 else "rarely"
+    fields = dict(rule=name, tokens=label(worst), p_rule=display.dec(c.result.get(worst, 0)),
+                  p_target=display.dec(c.target.get(worst, 0)), at=c.first_departure)
+    first = t(f"exact.gap.{kind}.{how}" + (".departs" if c.first_departure else ""), **fields)
+    return [first, t(f"exact.distance.{_n(k)}", distance=display.exact_or_dec(c.distance, 4), k=k)]
 
 
 def sample_reading(done, sampling, chi_target, chi_rule, distance):
     """What the sample says, or "" before it has any runs."""
     if chi_target is None:
         return ""
-    runs = f"{done:,} runs" + (" so far" if sampling else "")
+    runs = t("exact.runs.so_far" if sampling else "exact.runs", n=f"{done:,}")
+    p_target = p_value_text(chi_target.p_value)
     if chi_target.p_value >= LEVEL:
-        text = (f"The {runs} agree with the target (chi-square p-value {p_value_text(chi_target.p_value)}: "
-                f"no detectable difference).")
+        text = t("exact.sample.agree", runs=runs, p=p_target)
         if distance:
-            text += " The bias is real but small; more runs would expose it."
+            text += t("exact.sample.small_bias")
     else:
-        text = (f"The {runs} clearly differ from the target (chi-square p-value "
-                f"{p_value_text(chi_target.p_value)}, far below {LEVEL}).")
+        text = t("exact.sample.differ", runs=runs, p=p_target, level=LEVEL)
         if not distance:
-            text += " The exact distributions are equal, so this is one of the rare unlucky samples."
+            text += t("exact.sample.unlucky")
     if chi_rule.p_value >= LEVEL:
-        text += (f" They match the rule's own exact distribution (p-value {p_value_text(chi_rule.p_value)}): "
-                 f"the enumeration and the seeded runs tell the same story.")
+        text += t("exact.sample.own", p=p_value_text(chi_rule.p_value))
     return text
 
 
 def seeds_text(base_seed, runs):
-    return f"seeds {base_seed:,} to {base_seed + runs - 1:,}"
+    return t("exact.seeds", first=f"{base_seed:,}", last=f"{base_seed + runs - 1:,}")
 
 
 def status_text(sampling, done, runs, seconds, base_seed):
     if sampling:
-        return f"Sampling… {done:,} of {runs:,} runs"
-    took = "" if seconds is None else f" in {seconds:.1f} s"
-    return f"Sampled {done:,} runs{took}. Run 1 uses seed {base_seed:,}, run 2 the next seed, and so on."
+        return t("exact.status.sampling", done=f"{done:,}", runs=f"{runs:,}")
+    if seconds is None:
+        return t("exact.status.done", done=f"{done:,}", seed=f"{base_seed:,}")
+    return t("exact.status.done_in", done=f"{done:,}", seconds=f"{seconds:.1f}", seed=f"{base_seed:,}")
 
 
 # ---- same distribution, different trace ------------------------------------------------------
@@ -136,9 +142,11 @@ def positions_text(indices):
         else:
             runs.append([i, i])
     parts = [f"{a + 1}" if a == b else f"{a + 1}–{b + 1}" for a, b in runs]
-    many = len(indices) > 1
-    joined = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    return f"position{'s' if many else ''} {joined}"
+    if len(parts) == 1:
+        joined = parts[0]
+    else:
+        joined = t("exact.positions.and", rest=t("exact.positions.sep").join(parts[:-1]), last=parts[-1])
+    return t(f"exact.positions.{_n(len(indices))}", positions=joined)
 
 
 def agreement(spec, ordinary):
@@ -146,58 +154,73 @@ def agreement(spec, ordinary):
     same = matches(spec, ordinary)
     shared = shared_start(spec, ordinary)
     if shared == len(spec) == len(ordinary):
-        return "This time they write the same text."
+        return t("exact.agree.same")
     later = [i for i in same if i > shared]
-    if shared == 0:
-        text = "They differ from the very first token"
-    else:
-        first = "first token" if shared == 1 else f"first {shared} tokens"
-        text = f"They agree on the {first} (ringed), then part ways"
+    start = "first" if shared == 0 else f"shared.{_n(shared)}"
     if later:
-        again = "" if shared == 0 else " again"
-        return (text + f"; {positions_text(later)} match{'' if len(later) > 1 else 'es'}{again} (ringed), by "
-                       f"chance: from the first difference on, each output is drawn after a different history.")
-    return (text + (" and never agree again" if shared == 0 else " for good")
-            + ": every later token is drawn after a different history, and none matches.")
+        return t(f"exact.agree.{start}.again.{_n(len(later))}", n=shared, positions=positions_text(later))
+    return t(f"exact.agree.{start}.never", n=shared)
 
 
 def draw_uses(session):
     """Every draw a finished trace consumed, in order (``core.Trace.draws``), as ``[(u, what, token), ...]``."""
-    return [(d.u, USES[d.use].format(block=d.block + 1, token=d.token,
-                                     index=None if d.index is None else d.index + 1,
-                                     verdict="kept" if d.status == "accepted" else "rejected"), d.token)
-            for d in session.trace().draws()]
+    def what(d):
+        key = f"exact.use.{d.use}"
+        if not has(key):
+            return f"{d.use}: {d.token}"
+        return t(key, block=d.block + 1, token=d.token, index=None if d.index is None else d.index + 1,
+                 verdict=t("exact.use.kept" if d.status == "accepted" else "exact.use.rejected"))
+
+    return [(d.u, what(d), d.token) for d in session.trace().draws()]
 
 
 def draws_sentence(draws, spec, ordinary):
-    return (f"Both read the same stream of random draws u, but use them for different things. Ordinary decoding "
-            f"spends one draw per token. Speculative decoding spends a draw on each proposal, another on each "
-            f"proposal it tests, and one on the correction or bonus: {draws} draws for these {len(spec)} tokens "
-            f"against ordinary decoding's {len(ordinary)}. Over many seeds both give the same distribution (the "
-            f"chart above); seed by seed, the text differs.")
+    return t("exact.draws", draws=draws, tokens=len(spec), ordinary=len(ordinary))
 
 
 # ---- the one-position calculator ------------------------------------------------------------
 
-def either(tokens, word="or"):
+def either(tokens, word=None):
+    """``["B", "C"] -> "B or C"`` (in the page's language)."""
     if len(tokens) == 1:
         return tokens[0]
-    return ", ".join(tokens[:-1]) + f" {word} " + tokens[-1]
+    return t("exact.either", rest=t("exact.positions.sep").join(tokens[:-1]), last=tokens[-1])
 
 
 def residual_sentence(d, tokens):
     """What a rejection is replaced by, read off the residual of ``core.decompose``."""
     if d.rejection == 0:
-        return ("Nothing is ever rejected (p and q agree wherever q proposes), so there is no residual to "
-                "sample: the kept mass is already p.")
-    can = [t for t, r in zip(tokens, d.residual) if r]
-    cannot = [t for t, r in zip(tokens, d.residual) if not r]
-    return (f"After a rejection the replacement is {either(can)}"
-            + (f"; it can never be {either(cannot)}, the token{'s' if len(cannot) > 1 else ''} "
-               f"the draft already supplies enough of" if cannot else "")
-            + ".")
+        return t("exact.residual.none")
+    can = [x for x, r in zip(tokens, d.residual) if r]
+    cannot = [x for x, r in zip(tokens, d.residual) if not r]
+    if not cannot:
+        return t("exact.residual.any", can=either(can))
+    return t(f"exact.residual.never.{_n(len(cannot))}", can=either(can), cannot=either(cannot))
+
+
+# core's parse errors are English sentences; other languages say the same from a pattern of them.
+_ERRORS = (
+    (re.compile(r"the numbers sum to (?P<total>\S+), not exactly 1: (?P<gap>\S+) (?P<side>short of|over) 1$"),
+     "exact.error.sum"),
+    (re.compile(r"give (?P<size>\d+) numbers separated by commas"), "exact.error.count"),
+    (re.compile(r"that is too long"), "exact.error.long"),
+    (re.compile(r"the value for (?P<name>[ABC]) is negative"), "exact.error.negative"),
+    (re.compile(r"the value for (?P<name>[ABC]) is empty"), "exact.error.empty"),
+    (re.compile(r"the value for (?P<name>[ABC]),"), "exact.error.value"),
+)
 
 
 def field_message(error):
     """The line beside a calculator field: its parse error as a sentence, or "" when it reads fine."""
-    return "" if not error else error[0].upper() + error[1:] + "."
+    if not error:
+        return ""
+    if language() != DEFAULT:
+        for pattern, key in _ERRORS:
+            found = pattern.search(error)
+            if found:
+                fields = found.groupdict()
+                if "side" in fields:
+                    fields["side"] = t("exact.error.short" if fields["side"] == "short of" else "exact.error.over")
+                return t(key, **fields)
+        return t("exact.error.other")
+    return error[0].upper() + error[1:] + "."
