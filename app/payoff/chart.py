@@ -8,6 +8,7 @@ import panel as pn
 from bokeh.models import ColumnDataSource, HoverTool, Range1d, Span
 from bokeh.plotting import figure
 
+from app.i18n import t
 from app.parts import style_figure
 
 from .model import WIDTHS
@@ -42,7 +43,7 @@ class WidthChart:
         self.fig = figure(title=title, height=320, sizing_mode="stretch_width", min_width=260, tools="",
                           x_range=Range1d(0.5, WIDTHS[-1] + 0.5), y_range=Range1d(0, 2))
         style_figure(self.fig)
-        self.fig.xaxis.axis_label = "width: tokens drafted per block"
+        self.fig.xaxis.axis_label = t("payoff.chart.width")
         self.fig.yaxis.axis_label = y_label
         self.fig.xaxis.ticker = list(WIDTHS)
         self.fig.xgrid.grid_line_color = None

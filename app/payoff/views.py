@@ -13,30 +13,26 @@ from core import display, rates
 
 from app import theme
 from app.exact.common import built_when_shown, html, stylesheet
-from app.parts import DRAFT_OPTIONS, field
+from app.i18n import t
+from app.parts import DRAFT_OPTIONS, draft_options, field
 
 from . import words
 from .model import PayoffModel
 
-INTRO = ('<div class="section-title"><h2>When it pays off</h2></div>'
-         '<p>Each block costs one target pass plus one draft step per proposal. Say a draft step costs '
-         '<b>c</b> target passes: c = 0 means drafting is free, c = 1 means the draft is as slow as the '
-         'target. A wider block can keep more tokens per target pass, but it costs more draft steps, and '
-         'everything after an early rejection is thrown away. Where is the sweet spot?</p>')
+def intro():
+    return (f'<div class="section-title"><h2>{theme.esc(t("tab.payoff"))}</h2></div>'
+            f'<p>{theme.esc(t("payoff.intro"))}</p>')
 
-LEFT_OUT = ('<h3>What these numbers leave out</h3>'
-            '<p>They are algorithmic expectations: counts of target passes and draft steps, weighted by c. They '
-            'are not measured latency, and they assume a target pass costs the same however many positions it '
-            'checks. On real hardware the operating point also depends on:</p><ul class="left-out">'
-            '<li><b>batching</b>: a server that already batches many requests has less idle compute for the '
-            'extra positions of a block;</li>'
-            '<li><b>memory</b>: the draft\'s weights and caches compete with the target\'s, and rejected '
-            'positions must be rolled back in the cache;</li>'
-            '<li><b>concurrency</b>: speculation can make one request faster while the extra draft work lowers '
-            'how many requests a machine serves.</li></ul>')
 
-COMPUTING = ('<div class="reading computing" role="status" aria-live="polite">Computing the expected speedups '
-             'from the tables…</div>')
+def left_out():
+    items = "".join(f'<li><b>{theme.esc(t(f"payoff.left_out.{name}"))}</b>{theme.esc(t("step.inspector.colon"))}'
+                    f'{theme.esc(t(f"payoff.left_out.{name}.what"))}</li>' for name in ("batching", "memory", "concurrency"))
+    return (f'<h3>{theme.esc(t("payoff.left_out.title"))}</h3><p>{theme.esc(t("payoff.left_out.lead"))}</p>'
+            f'<ul class="left-out">{items}</ul>')
+
+
+def computing():
+    return f'<div class="reading computing" role="status" aria-live="polite">{theme.esc(t("payoff.computing"))}</div>'
 
 
 def css():
@@ -58,21 +54,21 @@ class Controls(pn.viewable.Viewer):
         slider = {"name": "", "throttled": True, "format": "0.00", "bar_color": theme.ACCENT,
                   "sizing_mode": "stretch_width", "min_width": 160, "margin": (4, 10)}
         self.cost = pn.widgets.FloatSlider.from_param(m.param.cost, **slider)
-        self.draft = pn.widgets.RadioButtonGroup.from_param(m.param.draft, options=DRAFT_OPTIONS, name="",
+        self.draft = pn.widgets.RadioButtonGroup.from_param(m.param.draft, options=draft_options(DRAFT_OPTIONS), name="",
                                                             color="primary", variant="outline", description=None,
                                                             stylesheets=[theme.BUTTON], margin=(4, 5))
-        self.lookahead = pn.widgets.Toggle.from_param(m.param.lookahead, name="Add the lookahead curves",
+        self.lookahead = pn.widgets.Toggle.from_param(m.param.lookahead, name=t("payoff.add_lookahead"),
                                                       color="primary", variant="outline", css_classes=["wrap"],
                                                       stylesheets=[theme.BUTTON, *css()], margin=(4, 5),
                                                       sizing_mode="stretch_width", max_width=260)
         self.threshold = pn.widgets.FloatSlider.from_param(m.param.threshold, **slider)
         self._layout = pn.Column(
             pn.FlexBox(
-                field("Draft cost c", "One draft step, in target passes.", self.cost, basis="260px"),
-                field("Draft model", "Biased over-proposes A.", self.draft, basis="180px"),
-                field("Dynamic lookahead", "Stop drafting when the draft is unsure.", self.lookahead,
+                field(t("payoff.field.cost"), t("payoff.field.cost.help"), self.cost, basis="260px"),
+                field(t("step.field.draft"), t("exact.field.draft.help"), self.draft, basis="180px"),
+                field(t("step.field.lookahead"), t("payoff.field.lookahead.help"), self.lookahead,
                       basis="170px"),
-                field("Lookahead threshold", "Stop after a proposal x with q(x) below this.", self.threshold,
+                field(t("payoff.field.threshold"), t("payoff.field.threshold.help"), self.threshold,
                       basis="240px"),
                 gap="10px 22px", flex_wrap="wrap", sizing_mode="stretch_width", margin=0,
             ),
@@ -96,8 +92,8 @@ class Curves(pn.viewable.Viewer):
         self.reading = html(pn.bind(self._reading, m.param.table), css=css())
         self.tiles = html(pn.bind(self._tiles, m.param.table), css=css())
         self.keys = html(pn.bind(self._keys, m.param.lookahead_table, m.param.session), css=css())
-        self.speed = WidthChart("Expected speedup by width", "speedup (× ordinary decoding)", reference=1)
-        self.passes = WidthChart("Tokens per target pass by width", "committed tokens per target pass")
+        self.speed = WidthChart(t("payoff.chart.speed"), t("payoff.chart.speed.axis"), reference=1)
+        self.passes = WidthChart(t("payoff.chart.passes"), t("payoff.chart.passes.axis"))
         self.trace_text = html(pn.bind(self._trace, m.param.session, m.param.table, m.param.lookahead_table), css=css(),
                                margin=(4, 0))
         self.numbers = html(pn.bind(self._numbers, m.param.table, m.param.lookahead_table), css=css(), margin=(6, 0, 0, 0))
@@ -120,40 +116,45 @@ class Curves(pn.viewable.Viewer):
         tab, dyn = m.table, m.lookahead_table
         if tab is None:
             return
-        t = words.times
-        speed = {"exact": [(r.width, r.speedup, f"width {r.width}: {t(r.speedup)} (exact)") for r in tab.rows],
-                 "closed": [(r.width, r.closed_speedup, f"width {r.width}: {t(r.closed_speedup)} (closed form)")
+        x = words.times
+
+        def hover(kind, curve, width, value):
+            return t(f"payoff.hover.{kind}.{curve}", width=width, value=value)
+
+        speed = {"exact": [(r.width, r.speedup, hover("speed", "exact", r.width, x(r.speedup))) for r in tab.rows],
+                 "closed": [(r.width, r.closed_speedup, hover("speed", "closed", r.width, x(r.closed_speedup)))
                             for r in tab.rows]}
         per_pass = {
-            "exact": [(r.width, r.tokens_per_pass, f"width {r.width}: {display.dec(r.tokens_per_pass)} tokens "
-                       f"per pass (exact)") for r in tab.rows],
-            "closed": [(r.width, r.closed_tokens_per_pass, f"width {r.width}: "
-                        f"{display.dec(r.closed_tokens_per_pass)} tokens per pass (closed form)") for r in tab.rows]}
+            "exact": [(r.width, r.tokens_per_pass, hover("passes", "exact", r.width, display.dec(r.tokens_per_pass)))
+                      for r in tab.rows],
+            "closed": [(r.width, r.closed_tokens_per_pass,
+                        hover("passes", "closed", r.width, display.dec(r.closed_tokens_per_pass))) for r in tab.rows]}
         if dyn is not None:
-            speed["lookahead"] = [(r.width, r.speedup, f"width {r.width}: {t(r.speedup)} with lookahead")
+            speed["lookahead"] = [(r.width, r.speedup, hover("speed", "lookahead", r.width, x(r.speedup)))
                                   for r in dyn.rows]
-            per_pass["lookahead"] = [(r.width, r.tokens_per_pass, f"width {r.width}: "
-                                      f"{display.dec(r.tokens_per_pass)} tokens per pass with lookahead")
+            per_pass["lookahead"] = [(r.width, r.tokens_per_pass,
+                                      hover("passes", "lookahead", r.width, display.dec(r.tokens_per_pass)))
                                      for r in dyn.rows]
         point = m.trace_point()
         speed_trace = pass_trace = None
         if point is not None:
             width, tokens, speedup = point
-            pass_trace = (width, tokens, f"your trace: {display.dec(tokens)} tokens per pass")
-            speed_trace = (width, speedup, f"your trace: {t(speedup)}")
+            pass_trace = (width, tokens, t("payoff.hover.trace.passes", value=display.dec(tokens)))
+            speed_trace = (width, speedup, t("payoff.hover.trace.speed", value=x(speedup)))
         best = m.best("exact")
         top_speed = max([float(v) for curve in speed.values() for _, v, _ in curve]
                         + ([float(speed_trace[1])] if speed_trace else []) + [1.0])
         top_pass = max([float(v) for curve in per_pass.values() for _, v, _ in curve]
                        + ([float(pass_trace[1])] if pass_trace else []))
         with pn.io.hold():
-            self.speed.update(speed, (best.width, best.speedup, f"best width: {best.width}, {t(best.speedup)}"),
+            self.speed.update(speed, (best.width, best.speedup,
+                                      t("payoff.hover.best", width=best.width, value=x(best.speedup))),
                               speed_trace, top_speed * 1.12)
             self.passes.update(per_pass, None, pass_trace, top_pass * 1.12)
 
     def _reading(self, table):
         if table is None:
-            return COMPUTING
+            return computing()
         m = self.model
         return (f'<div class="reading" role="status" aria-live="polite">'
                 f'{theme.esc(words.reading(table, m.draft, m.c))}</div>')
@@ -166,9 +167,9 @@ class Curves(pn.viewable.Viewer):
         tiles = (
             words.alpha_tile(best.alpha),
             words.kept_tile(rates.kept_share(m.draft, best.width), best.width),
-            (f"{best.width}", "best width, exact"),
-            (words.times(best.speedup), "expected speedup at the best width"),
-            (f"{closed.width}", "best width, closed form"),
+            (f"{best.width}", t("payoff.tile.best")),
+            (words.times(best.speedup), t("payoff.tile.speedup")),
+            (f"{closed.width}", t("payoff.tile.closed")),
         )
         return '<div class="tiles">' + "".join(
             f'<div class="tile"><div class="n">{theme.esc(n)}</div><div class="what">{theme.esc(w)}</div></div>'
@@ -176,22 +177,21 @@ class Curves(pn.viewable.Viewer):
 
     @staticmethod
     def _keys(lookahead_table, session):
-        keys = [curve_key("exact", "exact, from the tables"), curve_key("closed", "closed form (paper)")]
+        keys = [curve_key("exact", t("payoff.key.exact")), curve_key("closed", t("payoff.key.closed"))]
         if lookahead_table is not None:
-            keys.append(curve_key("lookahead", "exact, with lookahead"))
-        keys.append('<span class="key"><span class="best-key"></span>best width</span>')
+            keys.append(curve_key("lookahead", t("payoff.key.lookahead")))
+        keys.append(f'<span class="key"><span class="best-key"></span>{theme.esc(t("payoff.key.best"))}</span>')
         if session is not None:
-            keys.append('<span class="key"><span class="trace-key">◆</span>your trace</span>')
-        keys.append(curve_key("ordinary", "ordinary decoding (1×)"))
-        return '<div class="keys" aria-label="chart key">' + "".join(keys) + "</div>"
+            keys.append(f'<span class="key"><span class="trace-key">◆</span>{theme.esc(t("payoff.key.trace"))}</span>')
+        keys.append(curve_key("ordinary", t("payoff.key.ordinary")))
+        return f'<div class="keys" aria-label="{theme.esc(t("exact.keys.aria"))}">' + "".join(keys) + "</div>"
 
     def _trace(self, session, table, lookahead_table):
         m = self.model
         if m.session_model is None:
-            text = "Beside the step-through view, the trace you run there appears on these charts as a black diamond."
+            text = t("payoff.trace.beside")
         elif session is None:
-            text = ("Run at least one block on the first tab (Step through a block) and its counters appear here "
-                    "as a black diamond.")
+            text = t("payoff.trace.run_first", tab=t("tab.step"))
         else:
             text = words.trace(session, m.c, m.trace_passes(), m.draft, m.t if m.lookahead else None)
         return f"<p>{theme.esc(text)}</p>"
@@ -199,17 +199,16 @@ class Curves(pn.viewable.Viewer):
     def _numbers(self, table, lookahead_table):
         if table is None:
             return ""
-        t = words.times
-        head = ("<th scope='col'>width</th><th scope='col'>tokens per pass</th><th scope='col'>closed form</th>"
-                "<th scope='col'>speedup</th><th scope='col'>closed form</th>"
-                + ("<th scope='col'>speedup with lookahead</th>" if lookahead_table is not None else ""))
+        x = words.times
+        cols = ("width", "per_pass", "closed", "speedup", "closed") + (("lookahead",) if lookahead_table is not None else ())
+        head = "".join(f"<th scope='col'>{theme.esc(t(f'payoff.col.{c}'))}</th>" for c in cols)
         body = "".join(
             f'<tr class="{"best" if r.width == table.best_width else ""}"><td>{r.width}</td>'
             f"<td>{display.dec(r.tokens_per_pass, 3)}</td><td>{display.dec(r.closed_tokens_per_pass, 3)}</td>"
-            f"<td>{t(r.speedup)}</td><td>{t(r.closed_speedup)}</td>"
-            + (f"<td>{t(lookahead_table.rows[i].speedup)}</td>" if lookahead_table is not None else "") + "</tr>"
+            f"<td>{x(r.speedup)}</td><td>{x(r.closed_speedup)}</td>"
+            + (f"<td>{x(lookahead_table.rows[i].speedup)}</td>" if lookahead_table is not None else "") + "</tr>"
             for i, r in enumerate(table.rows))
-        return ('<details class="numbers"><summary>The numbers behind the charts</summary>'
+        return (f'<details class="numbers"><summary>{theme.esc(t("payoff.numbers"))}</summary>'
                 f'<table class="nums"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></details>')
 
     def __panel__(self):
@@ -228,20 +227,17 @@ class Notes(pn.viewable.Viewer):
         self.gap_text = html(pn.bind(self._gap, m.param.table), css=css(), margin=(4, 0))
         self._layout = pn.Column(
             pn.Column(self.lookahead_text, sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0)),
-            pn.Column(html(LEFT_OUT, css=css(), margin=(4, 0)), self.gap_text, sizing_mode="stretch_width",
+            pn.Column(html(left_out(), css=css(), margin=(4, 0)), self.gap_text, sizing_mode="stretch_width",
                       stylesheets=[theme.CARD], margin=(6, 0)),
             sizing_mode="stretch_width", margin=0,
         )
 
     def _lookahead(self, lookahead_table):
         m = self.model
-        head = ('<h3>Dynamic lookahead</h3>'
-                '<p>Instead of always drafting the full width, the draft can stop early when it is unsure of its '
-                'own guess: after a proposal x whose draft probability q(x) is below a threshold. Turn it on '
-                'above, or move the threshold, to add its curves. The output stays exact, because the stop '
-                'depends only on the draft\'s own proposals.</p>')
+        head = (f'<h3>{theme.esc(t("step.field.lookahead"))}</h3>'
+                f'<p>{theme.esc(t("payoff.lookahead.lead"))}</p>')
         if lookahead_table is None or m.table is None:
-            return head + '<p class="muted">Switch on dynamic lookahead to compare its curve with the fixed widths.</p>'
+            return head + f'<p class="muted">{theme.esc(t("payoff.lookahead.off"))}</p>'
         text = words.lookahead(m.draft, m.t, m.best("exact"), m.best("lookahead"), rates.keep_chances(m.draft))
         return head + f"<p>{theme.esc(text)}</p>"
 
@@ -254,7 +250,7 @@ class Notes(pn.viewable.Viewer):
         # With α = 1 the note needs no per-position chances (and a wide best width would cost a moment).
         rw = r1 if r1.alpha == 1 else m.rates(best)
         sentences = words.gap(table.rows[0], r1, table.rows[best - 1], rw, rates.kept_after(m.draft))
-        return '<h3 class="gap">Why exact and closed form differ</h3>' + "".join(
+        return f'<h3 class="gap">{theme.esc(t("payoff.gap.title"))}</h3>' + "".join(
             f"<p>{theme.esc(s)}</p>" for s in sentences)
 
     def __panel__(self):
@@ -276,7 +272,7 @@ class PayoffTab(pn.viewable.Viewer):
             params["model"] = PayoffModel(session_model=session_model)
         super().__init__(**params)
         self.body = None
-        self._layout = pn.Column(html(INTRO, css=css(), margin=(8, 0, 4, 0)), built_when_shown(self.activate),
+        self._layout = pn.Column(html(intro(), css=css(), margin=(8, 0, 4, 0)), built_when_shown(self.activate),
                                  sizing_mode="stretch_width", margin=(4, 0))
 
     def activate(self):
@@ -291,3 +287,13 @@ class PayoffTab(pn.viewable.Viewer):
 
     def __panel__(self):
         return self._layout
+
+
+_CONSTANTS = {"INTRO": intro, "LEFT_OUT": left_out, "COMPUTING": computing}
+
+
+def __getattr__(name):
+    """The module's HTML constants, in the page's language."""
+    if name in _CONSTANTS:
+        return _CONSTANTS[name]()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -4,10 +4,13 @@ Plain text only (the views escape and wrap it), no Panel. A sentence says a
 thing only when the numbers it is given make it true ("backfires" only when
 lookahead's best is slower, "for the last block" only when the limit cut
 it); ``tests/test_tab_words.py`` checks each claim against the engine over
-many scenarios.
+many scenarios. The words are in the catalogues (``app/i18n``, keys
+``payoff.*``): one whole template per situation, in the page's language.
 """
 
 from core import display, payoff
+
+from ..i18n import has, t
 
 TOKENS = ("A", "B", "C")
 
@@ -17,8 +20,15 @@ def times(x):
 
 
 def join(items, word="and"):
+    """``["2", "3", "5"] -> "2, 3 and 5"`` (``word``: "and" or "or"), in the page's language."""
     items = list(items)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {word} " + items[-1]
+    if len(items) == 1:
+        return items[0]
+    return t(f"payoff.join.{word}", rest=t("payoff.join.sep").join(items[:-1]), last=items[-1])
+
+
+def draft_name(draft):
+    return t(f"step.draft_name.{draft}") if has(f"step.draft_name.{draft}") else draft
 
 
 def reading(table, draft, cost):
@@ -26,42 +36,36 @@ def reading(table, draft, cost):
     rows = table.rows
     best = rows[table.best_width - 1]
     closed = rows[table.closed_best_width - 1]
-    c = display.dec(cost)
-    if best.speedup <= 1:
-        text = (f"With the {draft} draft and c = {c}, no width pays off: even the best, width "
-                f"{best.width}, reaches only {times(best.speedup)} of ordinary decoding's speed.")
-    else:
-        text = (f"With the {draft} draft and c = {c}, width {best.width} is best: expected speedup "
-                f"{times(best.speedup)} over ordinary decoding.")
+    fields = dict(draft=draft_name(draft), c=display.dec(cost), width=best.width, speedup=times(best.speedup))
+    text = t("payoff.reading.none" if best.speedup <= 1 else "payoff.reading.best", **fields)
     if closed.width == best.width:
-        text += f" The paper's closed form agrees ({times(closed.closed_speedup)} at width {best.width})."
+        text += t("payoff.reading.closed_agrees", speedup=times(closed.closed_speedup), width=best.width)
     else:
-        text += f" The paper's closed form picks width {closed.width} ({times(closed.closed_speedup)})."
+        text += t("payoff.reading.closed_picks", width=closed.width, speedup=times(closed.closed_speedup))
     slower = [r.width for r in rows if r.speedup < 1]
     last = rows[-1].width
     if slower and best.speedup > 1:
-        text += (f" From width {slower[0]} on, speculation is slower than ordinary decoding: the wasted draft "
-                 f"work outweighs the extra tokens." if slower == list(range(slower[0], last + 1))
-                 else f" Widths {join(map(str, slower))} are slower than ordinary decoding.")
+        if slower == list(range(slower[0], last + 1)):
+            text += t("payoff.reading.slower_from", width=slower[0])
+        else:
+            text += t("payoff.reading.slower", widths=join(map(str, slower)))
     elif best.width == last and best.speedup > 1:
-        text += " Every width up to the widest pays, and the widest block wins."
+        text += t("payoff.reading.widest")
     return text
 
 
 def alpha_tile(alpha):
     """What the α tile holds: the paper's α, named for what it is."""
-    return (display.exact_or_dec(alpha, 3),
-            "α of the closed form: Σ min(p, q) averaged over how often the target's own text follows A, B, C")
+    return display.exact_or_dec(alpha, 3), t("payoff.tile.alpha")
 
 
 def kept_tile(share, width):
     """The share of proposals kept at one width (``core.rates.kept_share``), which is not α."""
-    return (display.dec(share, 4),
-            f"share of proposals kept in the long run at width {width} (discarded ones count as not kept)")
+    return display.dec(share, 4), t("payoff.tile.kept", width=width)
 
 
 def shares(weights):
-    return join(f"{t} {display.percent(weights[t], 0)}" for t in TOKENS)
+    return join(t("payoff.share", token=token, percent=display.percent(weights[token], 0)) for token in TOKENS)
 
 
 def gap(row_1, rates_1, row_w, rates_w, kept_after):
@@ -72,29 +76,20 @@ def gap(row_1, rates_1, row_w, rates_w, kept_after):
     """
     a = rates_1.alpha
     if a == 1:
-        return [f"The paper's closed form gives every proposal the same chance α of being kept. With the "
-                f"{rates_1.draft} draft every proposal is kept (α = 1), so the two curves coincide: "
-                f"width w gives w + 1 tokens per pass."]
-    alpha = display.exact_or_dec(a, 3)
+        return [t("payoff.gap.alpha_one", draft=draft_name(rates_1.draft))]
     out = [
-        f"The paper's closed form gives every proposal of a block the same chance α = {alpha} of being kept, "
-        f"independently of the others: Σ min(p, q) averaged over how often the target's own text follows each "
-        f"token ({shares(rates_1.visits)}). In these tables the chance depends on the token before the "
-        f"proposal: after A {display.dec(kept_after['A'])}, after B {display.dec(kept_after['B'])}, after C "
-        f"{display.dec(kept_after['C'])}.",
-        f"At width 1 the gap comes only from where blocks start: a block starts after the token that ended the "
-        f"previous one, and that is {shares(rates_1.block_starts)} of blocks, so a proposal is kept with chance "
-        f"{display.dec(rates_1.kept_share, 4)} rather than α ≈ {display.dec(a, 4)}: "
-        f"{display.dec(row_1.tokens_per_pass, 3)} tokens per pass exact, "
-        f"{display.dec(row_1.closed_tokens_per_pass, 3)} by the closed form.",
+        t("payoff.gap.alpha", alpha=display.exact_or_dec(a, 3), shares=shares(rates_1.visits),
+          after_a=display.dec(kept_after["A"]), after_b=display.dec(kept_after["B"]),
+          after_c=display.dec(kept_after["C"])),
+        t("payoff.gap.width_1", shares=shares(rates_1.block_starts), kept=display.dec(rates_1.kept_share, 4),
+          alpha=display.dec(a, 4), exact=display.dec(row_1.tokens_per_pass, 3),
+          closed=display.dec(row_1.closed_tokens_per_pass, 3)),
     ]
     if rates_w.width > 1:
         chances = [rates_w.kept_given_reached(i) for i in range(rates_w.width)]
-        out.append(
-            f"At width {rates_w.width} the chance that proposal 1, 2, … of a block is kept once it is judged is "
-            f"{join(display.dec(x, 3) for x in chances if x is not None)}, where the closed form takes "
-            f"α ≈ {display.dec(a, 3)} each time: {display.dec(row_w.tokens_per_pass, 3)} tokens per pass exact, "
-            f"{display.dec(row_w.closed_tokens_per_pass, 3)} by the closed form.")
+        out.append(t("payoff.gap.width_w", width=rates_w.width,
+                     chances=join(display.dec(x, 3) for x in chances if x is not None), alpha=display.dec(a, 3),
+                     exact=display.dec(row_w.tokens_per_pass, 3), closed=display.dec(row_w.closed_tokens_per_pass, 3)))
     return out
 
 
@@ -104,31 +99,29 @@ def lookahead(draft, threshold, fixed, dynamic, chances):
     ``fixed``/``dynamic``: best rows of the fixed-width and lookahead tables;
     ``chances``: ``core.rates.keep_chances(draft)``.
     """
-    t = display.dec(threshold)
+    th = display.dec(threshold)
     after = [c for c in chances if c.last in TOKENS]
     stops = [c for c in after if c.q < threshold]
-    text = (f"With threshold {t}, the best is width {dynamic.width} at {times(dynamic.speedup)}, against "
-            f"{times(fixed.speedup)} at width {fixed.width} without lookahead.")
+    text = t("payoff.lookahead.best", threshold=th, width=dynamic.width, speedup=times(dynamic.speedup),
+             fixed_speedup=times(fixed.speedup), fixed_width=fixed.width)
     if not stops:
-        return text + (f" No proposal of the {draft} draft has q(x) below {t}, so the draft never stops early "
-                       f"and the lookahead curves are the fixed-width ones.")
+        return text + t("payoff.lookahead.never", draft=draft_name(draft), threshold=th)
     if dynamic.speedup < fixed.speedup:
-        text += " Here stopping on low confidence backfires."
+        text += t("payoff.lookahead.backfires")
     elif dynamic.speedup == fixed.speedup:
-        text += " Here it makes no difference to the best speedup."
+        text += t("payoff.lookahead.same")
     else:
-        text += " Here stopping on low confidence helps."
-    unsure = sorted({f"{c.token} after {c.last}" for c in stops})
+        text += t("payoff.lookahead.helps")
+
+    def after_words(cs):
+        return join(sorted({t("payoff.after", token=c.token, last=c.last) for c in cs}))
+
     if all(c.accept == 1 for c in after):
-        text += (f" The {draft} draft is never rejected, so every early stop (after {join(unsure)}) only gives up "
-                 f"tokens the target would have kept.")
+        text += t("payoff.lookahead.never_rejected", draft=draft_name(draft), unsure=after_words(stops))
     elif all(c.accept == 1 for c in stops):
-        rejected = sorted({f"{c.token} after {c.last}" for c in after if c.accept < 1})
-        text += (f" The draft stops after the proposals it is unsure of ({join(unsure)}), and the target keeps "
-                 f"every one of those; the ones it may reject ({join(rejected)}) have q(x) of at least {t}, so "
-                 f"the draft keeps going exactly where it may be corrected.")
-    return text + (" Draft confidence is a useful stopping signal only when the draft is calibrated: when its low "
-                   "probabilities mark the places it is likely to be wrong.")
+        text += t("payoff.lookahead.stops_where_kept", unsure=after_words(stops),
+                  rejected=after_words(c for c in after if c.accept < 1), threshold=th)
+    return text + t("payoff.lookahead.calibrated")
 
 
 def last_block_cut(session):
@@ -154,20 +147,19 @@ def trace(session, cost, passes, chart_draft, chart_lookahead):
     cfg, counters = session.config, session.counters
     per_pass = counters.tokens_per_pass
     time_per_token = payoff.trace_time_per_token(counters, cost)
-    text = (f"Your trace on the first tab ({cfg.draft} draft, width {cfg.width}, seed {cfg.seed}"
-            + (f", lookahead threshold {display.dec(cfg.lookahead)}" if cfg.lookahead is not None else "")
-            + f"): {counters.committed} tokens from {counters.target_passes} target "
-              f"pass{'es' if counters.target_passes != 1 else ''} and {counters.draft_steps} draft steps, "
-              f"{display.dec(per_pass)} tokens per pass. At c = {display.dec(cost)} its time per token is "
-              f"{display.dec(time_per_token)} of ordinary decoding's (a speedup of {times(payoff.trace_speedup(counters, cost))}).")
+    scenario = t("payoff.trace.scenario", draft=draft_name(cfg.draft), width=cfg.width, seed=cfg.seed)
+    if cfg.lookahead is not None:
+        scenario += t("exact.trace.lookahead", threshold=display.dec(cfg.lookahead))
+    form = "one" if counters.target_passes == 1 else "other"
+    text = t(f"payoff.trace.{form}", scenario=scenario, tokens=counters.committed, passes=counters.target_passes,
+             steps=counters.draft_steps, per_pass=display.dec(per_pass), c=display.dec(cost),
+             time=display.dec(time_per_token), speedup=times(payoff.trace_speedup(counters, cost)))
     if counters.committed == cfg.max_tokens:
-        text += (f" One trace is noisy: over many full traces of this scenario, the tokens-per-pass counter "
-                 f"averages {display.dec(passes.mean_tokens_per_pass)}.")
+        text += t("payoff.trace.noisy", mean=display.dec(passes.mean_tokens_per_pass))
     if last_block_cut(session):
-        text += f" The {cfg.max_tokens}-token limit cut its last block short."
+        text += t("payoff.trace.cut", max=cfg.max_tokens)
     if cfg.draft != chart_draft:
-        text += f" (The charts show the {chart_draft} draft; your trace used the {cfg.draft} draft.)"
+        text += t("payoff.trace.other_draft", chart=draft_name(chart_draft), draft=draft_name(cfg.draft))
     if cfg.lookahead is not None and chart_lookahead != cfg.lookahead:
-        text += (f" Your trace used dynamic lookahead: add the lookahead curves with threshold "
-                 f"{display.dec(cfg.lookahead)} to compare like with like.")
+        text += t("payoff.trace.add_lookahead", threshold=display.dec(cfg.lookahead))
     return text
