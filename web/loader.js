@@ -15,20 +15,176 @@
   // Tests may shorten the limits: window.specstepLoadTimeoutMs = 2000 (the download),
   // window.specstepStageLimitsMs = {app: 2000} (any step, by the stage that starts it).
   const timeoutMs = Number(window.specstepLoadTimeoutMs) > 0 ? Number(window.specstepLoadTimeoutMs) : CONFIG.loadTimeoutMs;
-  const where = CONFIG.pyodideHost ? `from ${CONFIG.pyodideHost}` : "from this site";
+
+  // The reader's language: the link's ?lang=, else the browser's, else English (as the
+  // app's Python chooses: app/i18n). The words below come in both of the app's languages.
+  function pickLanguage(tag) {
+    const value = String(tag || "").trim().toLowerCase().replace("_", "-");
+    for (const lang of ["en", "zh"]) if (value === lang || value.startsWith(`${lang}-`)) return lang;
+    return null;
+  }
+  let lang = null;
+  try { lang = pickLanguage(new URLSearchParams(window.location.search).get("lang")); } catch (error) { /* none */ }
+  if (!lang) { try { lang = pickLanguage(navigator.language); } catch (error) { /* none */ } }
+  lang = lang || "en";
+  if (lang === "zh") document.documentElement.lang = "zh-CN";
+  // The pre-rendered widget is in the build's language (English unless the build says).
+  const prerenderedLang = CONFIG.prerenderedLang || "en";
+
+  const host = CONFIG.pyodideHost;
+  const WORDS = {
+    en: {
+      steps: [
+        `downloading Python for your browser (Pyodide, about 12 MB ${host ? `from ${host}` : "from this site"}; ` +
+          "a later visit loads it from the cache)…",
+        "starting Python (your browser compiles it; this takes a few seconds)…",
+        "loading the packages the widget needs (numbers, charts and the widget itself)…",
+        "building the widget…",
+      ],
+      step: (n, of, text) => `Step ${n} of ${of}: ${text}`,
+      preview: "What you see below is a preview: its buttons respond once this is done.",
+      reload: "Reload the page",
+      stillTrying: "The page keeps trying and switches on by itself if this finishes.",
+      whatToDo: (todo) => `What to do: ${todo}`,
+      details: (detail) => `Details: ${detail}`,
+      restPlaceholder: " The scenario of this link can only be shown once Python runs.",
+      restPreview: " The widget below is only a preview: its buttons do not respond.",
+      appearsLater: "It appears here once Python runs; see the message above.",
+      loading: (what) => `Loading ${what}…`,
+      appearsSoon: "The widget appears here as soon as Python has computed it.",
+      scenario: {
+        draft: (v) => `the ${v} draft`, width: (v) => `width ${v}`, lookahead: (v) => `lookahead ${v}`,
+        steps: (v) => `${v} steps in`, seed: (v) => `seed ${v}`, subject: "the scenario of this link",
+        join: (items, last) => `${items.join(", ")} and ${last}`, with: (subject, rest) => `${subject} with ${rest}`,
+      },
+      thisLanguage: "the widget in English",
+      update: "A new version of this page is ready.", updateReload: "Reload",
+      updateReloadLabel: "Reload to use the new version", later: "Later",
+      problems: {
+        runtime: {
+          what: `Python could not be downloaded ${host ? `from ${host}` : "from this site"}, so the widget cannot run.`,
+          todo: "Check that you are online and reload the page. If your network blocks that site, " +
+            "ask whoever hosts this page to host a copy of Pyodide with it (the build's --pyodide-url option).",
+        },
+        timeout: {
+          what: (s) => `Python did not finish downloading within ${s} seconds, so the widget cannot run yet.`,
+          todo: "@@STILL@@ If nothing happens, check that you are online and reload the page; " +
+            "if your network blocks the download site, ask whoever hosts this page to host a copy of Pyodide " +
+            "with it (the build's --pyodide-url option).",
+        },
+        "slow-start": {
+          what: (s) => `Python was downloaded but has not finished starting after ${s} seconds.`,
+          todo: "@@STILL@@ A busy or older device can be slow at this step: close other tabs and reload the page.",
+        },
+        "slow-packages": {
+          what: (s) => `Python started, but the packages the widget needs have not finished loading after ${s} seconds.`,
+          todo: "@@STILL@@ If nothing happens, check that you are online and reload the page.",
+        },
+        "slow-app": {
+          what: (s) => `Python is running, but the widget has not finished building after ${s} seconds.`,
+          todo: "@@STILL@@ If nothing happens, reload the page; if it happens again, tell whoever hosts " +
+            "this page (the browser's console has the details).",
+        },
+        packages: {
+          what: "Python started, but some of the packages the widget needs could not be downloaded.",
+          todo: "Check that you are online and reload the page. If it happens again, the site may be " +
+            "incomplete: tell whoever hosts this page.",
+        },
+        app: {
+          what: "Python started, but the widget itself failed to start.",
+          todo: "Reload the page. If it happens again, tell whoever hosts this page (the browser's console has the details).",
+        },
+        browser: {
+          what: "This browser cannot run Python (it lacks web workers or WebAssembly).",
+          todo: "Open the page in a current version of Firefox, Chrome, Edge or Safari.",
+        },
+        sandbox: {
+          what: "This page is shown in a frame whose sandbox does not allow it to start a web worker, " +
+            "so Python cannot run here.",
+          todo: "Whoever embeds this page: give the iframe sandbox=\"allow-scripts allow-same-origin\" " +
+            "(or no sandbox attribute). Readers: open the page on its own.",
+        },
+      },
+    },
+    zh: {
+      steps: [
+        `正在为你的浏览器下载 Python（Pyodide，约 12 MB，${host ? `来自 ${host}` : "来自本站"}；以后再访问会从缓存加载）…`,
+        "正在启动 Python（浏览器正在编译它，需要几秒钟）…",
+        "正在加载小部件需要的软件包（数值计算、图表和小部件本身）…",
+        "正在构建小部件…",
+      ],
+      step: (n, of, text) => `第 ${n} 步，共 ${of} 步：${text}`,
+      preview: "下面是预览：完成后按钮才会响应。",
+      reload: "重新加载页面",
+      stillTrying: "页面会继续尝试，如果完成了会自动启用。",
+      whatToDo: (todo) => `怎么办：${todo}`,
+      details: (detail) => `详情：${detail}`,
+      restPlaceholder: "这个链接的场景只有在 Python 运行后才能显示。",
+      restPreview: "下面的小部件只是预览：它的按钮不会响应。",
+      appearsLater: "Python 运行后它会出现在这里；请看上面的说明。",
+      loading: (what) => `正在加载${what}…`,
+      appearsSoon: "Python 一算好，小部件就会出现在这里。",
+      scenario: {
+        draft: (v) => `${{ aligned: "对齐的", biased: "有偏的", lookup: "查找", heads: "多头" }[v] || `${v} `}草稿模型`, width: (v) => `宽度 ${v}`, lookahead: (v) => `前瞻 ${v}`,
+        steps: (v) => `第 ${v} 步`, seed: (v) => `种子 ${v}`, subject: "这个链接的场景",
+        join: (items, last) => `${items.join("、")}和${last}`, with: (subject, rest) => `${subject}（${rest}）`,
+      },
+      thisLanguage: "中文版小部件",
+      update: "这个页面有新版本了。", updateReload: "重新加载", updateReloadLabel: "重新加载以使用新版本",
+      later: "以后再说",
+      problems: {
+        runtime: {
+          what: `无法${host ? `从 ${host} ` : "从本站"}下载 Python，所以小部件无法运行。`,
+          todo: "请检查网络连接并重新加载页面。如果你的网络屏蔽了那个网站，请让托管本页面的人同时托管一份 Pyodide" +
+            "（构建时的 --pyodide-url 选项）。",
+        },
+        timeout: {
+          what: (s) => `Python 在 ${s} 秒内没有下载完成，所以小部件暂时无法运行。`,
+          todo: "@@STILL@@如果没有反应，请检查网络连接并重新加载页面；如果你的网络屏蔽了下载网站，" +
+            "请让托管本页面的人同时托管一份 Pyodide（构建时的 --pyodide-url 选项）。",
+        },
+        "slow-start": {
+          what: (s) => `Python 已下载，但 ${s} 秒后仍未启动完成。`,
+          todo: "@@STILL@@繁忙或较旧的设备在这一步可能很慢：请关闭其他标签页并重新加载页面。",
+        },
+        "slow-packages": {
+          what: (s) => `Python 已启动，但小部件需要的软件包在 ${s} 秒后仍未加载完成。`,
+          todo: "@@STILL@@如果没有反应，请检查网络连接并重新加载页面。",
+        },
+        "slow-app": {
+          what: (s) => `Python 正在运行，但小部件在 ${s} 秒后仍未构建完成。`,
+          todo: "@@STILL@@如果没有反应，请重新加载页面；如果再次发生，请告诉托管本页面的人（浏览器的控制台里有详情）。",
+        },
+        packages: {
+          what: "Python 已启动，但小部件需要的部分软件包无法下载。",
+          todo: "请检查网络连接并重新加载页面。如果再次发生，网站可能不完整：请告诉托管本页面的人。",
+        },
+        app: {
+          what: "Python 已启动，但小部件本身启动失败。",
+          todo: "请重新加载页面。如果再次发生，请告诉托管本页面的人（浏览器的控制台里有详情）。",
+        },
+        browser: {
+          what: "这个浏览器无法运行 Python（它不支持 Web Worker 或 WebAssembly）。",
+          todo: "请用最新版的 Firefox、Chrome、Edge 或 Safari 打开本页面。",
+        },
+        sandbox: {
+          what: "本页面显示在一个沙箱框架中，沙箱不允许它启动 Web Worker，所以 Python 无法在这里运行。",
+          todo: "嵌入本页面的人：请给 iframe 加上 sandbox=\"allow-scripts allow-same-origin\"" +
+            "（或不加 sandbox 属性）。读者：请单独打开本页面。",
+        },
+      },
+    },
+  };
+  const W = WORDS[lang];
 
   // The worker reports stages; each belongs to one of four steps the reader sees.
   // A step has a time limit: the download keeps the build's --load-timeout (a slow
   // network), the others get generous limits of their own.
   const STEPS = [
-    { number: 1, stages: ["start", "runtime"], limitMs: timeoutMs,
-      text: `downloading Python for your browser (Pyodide, about 12 MB ${where}; a later visit loads it from the cache)…` },
-    { number: 2, stages: ["runtime-start"], limitMs: 60_000,
-      text: "starting Python (your browser compiles it; this takes a few seconds)…" },
-    { number: 3, stages: ["runtime-ready", "packages"], limitMs: Math.max(60_000, 2 * timeoutMs),
-      text: "loading the packages the widget needs (numbers, charts and the widget itself)…" },
-    { number: 4, stages: ["app"], limitMs: 90_000,
-      text: "building the widget…" },
+    { number: 1, stages: ["start", "runtime"], limitMs: timeoutMs, text: W.steps[0] },
+    { number: 2, stages: ["runtime-start"], limitMs: 60_000, text: W.steps[1] },
+    { number: 3, stages: ["runtime-ready", "packages"], limitMs: Math.max(60_000, 2 * timeoutMs), text: W.steps[2] },
+    { number: 4, stages: ["app"], limitMs: 90_000, text: W.steps[3] },
   ];
   const overrides = window.specstepStageLimitsMs || {};
   function limitOf(step) {
@@ -41,55 +197,14 @@
     return STEPS.find((step) => step.stages.includes(stage)) || null;
   }
 
-  const PREVIEW = "What you see below is a preview: its buttons respond once this is done.";
-  const RELOAD = "Reload the page";
-  const STILL_TRYING = "The page keeps trying and switches on by itself if this finishes.";
-
-  const PROBLEMS = {
-    runtime: {
-      what: `Python could not be downloaded ${where}, so the widget cannot run.`,
-      todo: "Check that you are online and reload the page. If your network blocks that site, " +
-        "ask whoever hosts this page to host a copy of Pyodide with it (the build's --pyodide-url option).",
-    },
-    timeout: {
-      what: (s) => `Python did not finish downloading within ${s} seconds, so the widget cannot run yet.`,
-      todo: `${STILL_TRYING} If nothing happens, check that you are online and reload the page; ` +
-        "if your network blocks the download site, ask whoever hosts this page to host a copy of Pyodide " +
-        "with it (the build's --pyodide-url option).",
-    },
-    "slow-start": {
-      what: (s) => `Python was downloaded but has not finished starting after ${s} seconds.`,
-      todo: `${STILL_TRYING} A busy or older device can be slow at this step: close other tabs and reload the page.`,
-    },
-    "slow-packages": {
-      what: (s) => `Python started, but the packages the widget needs have not finished loading after ${s} seconds.`,
-      todo: `${STILL_TRYING} If nothing happens, check that you are online and reload the page.`,
-    },
-    "slow-app": {
-      what: (s) => `Python is running, but the widget has not finished building after ${s} seconds.`,
-      todo: `${STILL_TRYING} If nothing happens, reload the page; if it happens again, tell whoever hosts ` +
-        "this page (the browser's console has the details).",
-    },
-    packages: {
-      what: "Python started, but some of the packages the widget needs could not be downloaded.",
-      todo: "Check that you are online and reload the page. If it happens again, the site may be " +
-        "incomplete: tell whoever hosts this page.",
-    },
-    app: {
-      what: "Python started, but the widget itself failed to start.",
-      todo: "Reload the page. If it happens again, tell whoever hosts this page (the browser's console has the details).",
-    },
-    browser: {
-      what: "This browser cannot run Python (it lacks web workers or WebAssembly).",
-      todo: "Open the page in a current version of Firefox, Chrome, Edge or Safari.",
-    },
-    sandbox: {
-      what: "This page is shown in a frame whose sandbox does not allow it to start a web worker, " +
-        "so Python cannot run here.",
-      todo: "Whoever embeds this page: give the iframe sandbox=\"allow-scripts allow-same-origin\" " +
-        "(or no sandbox attribute). Readers: open the page on its own.",
-    },
-  };
+  const PREVIEW = W.preview;
+  const RELOAD = W.reload;
+  const STILL_TRYING = W.stillTrying;
+  // Each problem: what happened, and what to do (the time-limit ones say first that the page keeps trying).
+  const PROBLEMS = {};
+  for (const [kind, text] of Object.entries(W.problems)) {
+    PROBLEMS[kind] = { what: text.what, todo: text.todo.replace("@@STILL@@", lang === "en" ? `${STILL_TRYING} ` : STILL_TRYING) };
+  }
   const SLOW = { 1: "timeout", 2: "slow-start", 3: "slow-packages", 4: "slow-app" };
 
   const status = document.getElementById("specstep-status");
@@ -153,19 +268,21 @@
       asked[key] = value;
       if (prerendered === null || String(prerendered[key]) !== value) differs = true;
     }
-    return differs ? asked : null;
+    // The pre-rendered words are in one language: a link in the other one hides them too.
+    return differs || lang !== prerenderedLang ? asked : null;
   }
 
   function describe(asked) {
+    const say = W.scenario;
     const extras = [];
-    if (asked.draft !== undefined) extras.push(`the ${bounded(asked.draft)} draft`);
-    if (asked.width !== undefined) extras.push(`width ${bounded(asked.width)}`);
-    if (asked.lookahead !== undefined) extras.push(`lookahead ${bounded(asked.lookahead)}`);
-    if (asked.steps !== undefined) extras.push(`${bounded(asked.steps)} steps in`);
-    const subject = asked.seed !== undefined ? `seed ${bounded(asked.seed)}` : "the scenario of this link";
+    for (const key of ["draft", "width", "lookahead", "steps"]) {
+      if (asked[key] !== undefined) extras.push(say[key](bounded(asked[key])));
+    }
+    if (asked.seed === undefined && !extras.length) return W.thisLanguage;  // only the language differs
+    const subject = asked.seed !== undefined ? say.seed(bounded(asked.seed)) : say.subject;
     const last = extras.pop();
-    const joined = extras.length ? `${extras.join(", ")} and ${last}` : last;
-    return last === undefined ? subject : `${subject} with ${joined}`;
+    const joined = extras.length ? say.join(extras, last) : last;
+    return last === undefined ? subject : say.with(subject, joined);
   }
 
   let placeholder = null;
@@ -176,9 +293,8 @@
     placeholder = document.createElement("div");
     placeholder.className = "specstep-placeholder";
     placeholder.dataset.scenario = describe(asked);
-    placeholder.appendChild(paragraph("specstep-placeholder-text", `Loading ${describe(asked)}…`));
-    placeholder.appendChild(paragraph("specstep-placeholder-note",
-      "The widget appears here as soon as Python has computed it."));
+    placeholder.appendChild(paragraph("specstep-placeholder-text", W.loading(describe(asked))));
+    placeholder.appendChild(paragraph("specstep-placeholder-note", W.appearsSoon));
     const roots = rootElements();
     const anchor = roots.length ? roots[0] : null;
     if (anchor && anchor.parentNode) anchor.parentNode.insertBefore(placeholder, anchor);
@@ -211,7 +327,7 @@
       status.append(text, note);
     }
     // Only the step's own words change, so a screen reader announces just them.
-    text.textContent = `Step ${step.number} of ${STEPS.length}: ${step.text}`;
+    text.textContent = W.step(step.number, STEPS.length, step.text);
     note.textContent = placeholder ? "" : PREVIEW;
     note.hidden = !!placeholder;
     document.body.classList.add("specstep-preview");
@@ -227,16 +343,14 @@
     status.setAttribute("aria-live", "assertive");
     status.replaceChildren();
     const what = typeof text.what === "function" ? text.what(seconds) : text.what;
-    const rest = placeholder
-      ? " The scenario of this link can only be shown once Python runs."
-      : " The widget below is only a preview: its buttons do not respond.";
+    const rest = placeholder ? W.restPlaceholder : W.restPreview;
     status.append(paragraph("specstep-status-text", what + rest),
-      paragraph("specstep-status-todo", `What to do: ${text.todo}`),
+      paragraph("specstep-status-todo", W.whatToDo(text.todo)),
       reloadButton(RELOAD));
-    if (detail) status.appendChild(paragraph("specstep-status-detail", `Details: ${detail}`));
+    if (detail) status.appendChild(paragraph("specstep-status-detail", W.details(detail)));
     if (placeholder) {
       const line = placeholder.querySelector(".specstep-placeholder-note");
-      if (line) line.textContent = "It appears here once Python runs; see the message above.";
+      if (line) line.textContent = W.appearsLater;
     }
     // The preview stays fully visible (not dimmed) once it is all there is.
     document.body.classList.remove("specstep-preview");
@@ -277,11 +391,11 @@
     updateNotice.className = "specstep-update";
     updateNotice.setAttribute("role", "status");
     updateNotice.setAttribute("aria-live", "polite");
-    const text = paragraph("specstep-update-text", "A new version of this page is ready.");
+    const text = paragraph("specstep-update-text", W.update);
     const reload = document.createElement("button");
     reload.type = "button";
-    reload.textContent = "Reload";
-    reload.setAttribute("aria-label", "Reload to use the new version");
+    reload.textContent = W.updateReload;
+    reload.setAttribute("aria-label", W.updateReloadLabel);
     reload.addEventListener("click", () => {
       // The new build takes over only now, when the page is about to reload: the
       // running page never gets files of another build.
@@ -294,7 +408,7 @@
     const later = document.createElement("button");
     later.type = "button";
     later.className = "specstep-update-later";
-    later.textContent = "Later";
+    later.textContent = W.later;
     later.addEventListener("click", () => { updateNotice.hidden = true; });
     updateNotice.append(text, reload, later);
     document.body.appendChild(updateNotice);
