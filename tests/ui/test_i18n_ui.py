@@ -107,3 +107,39 @@ def test_the_browser_language_chooses_chinese_when_the_link_names_none(chromium,
         assert "lang=zh" in area.input_value()
     finally:
         context.close()
+
+
+def open_tab(page, title):
+    page.locator(".bk-tab", has_text=title).click()
+    has_text(page, title)
+
+
+def test_exact_tab_in_chinese_has_no_english_left(app_page):
+    page = open_zh(app_page)
+    open_tab(page, "为什么是精确的")
+    has_text(page, "精确规则保持目标分布", "抽样了 20,000 次运行", "相同的分布，不同的轨迹", "一个位置，亲手计算",
+             timeout=60)
+    assert english_words(visible_text(page)) == [], english_words(visible_text(page))
+    page.get_by_label("验证规则").select_option(label="朴素重抽")
+    has_text(page, "朴素重抽规则以概率", "出现得太多", timeout=30)
+    page.get_by_label("A、B、C 的目标概率 p").fill("0.5, 0.3, 0.3")
+    page.get_by_label("A、B、C 的目标概率 p").press("Enter")
+    has_text(page, "这些数的和是 1.1，不恰好是 1")
+    assert english_words(visible_text(page)) == [], english_words(visible_text(page))
+    page.shoot("zh-exact-1200", width=1200)
+    page.shoot("zh-exact-375", width=375)
+    assert_clean(page)
+
+
+def test_payoff_tab_in_chinese_has_no_english_left(app_page):
+    page = open_zh(app_page)
+    page.get_by_role("button", name="有偏", exact=True).first.click()
+    page.get_by_role("button", name="运行到结束", exact=True).click()
+    open_tab(page, "什么时候划算")
+    has_text(page, "用有偏的草稿模型、c = 0.10 时", "你在第一个标签页上的轨迹", timeout=60)
+    page.get_by_role("button", name="加上前瞻曲线").click()
+    has_text(page, "阈值为 0.30 时", timeout=30)
+    assert english_words(visible_text(page)) == [], english_words(visible_text(page))
+    page.shoot("zh-payoff-1200", width=1200)
+    page.shoot("zh-payoff-375", width=375)
+    assert_clean(page)
