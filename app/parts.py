@@ -8,7 +8,7 @@ from . import theme
 from .i18n import has, t
 
 # The draft choice as every view labels it (the model's objects; views show draft_options()).
-DRAFT_OPTIONS = {"Aligned": "aligned", "Biased": "biased"}
+DRAFT_OPTIONS = {"Aligned": "aligned", "Biased": "biased", "Lookup": "lookup", "Heads": "heads"}  # core.ALL_DRAFTS
 
 
 def draft_options(options=None):

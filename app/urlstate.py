@@ -103,12 +103,13 @@ class Prop:
 
 
 PROPS = (
-    Prop("draft", "choice", "aligned", choices=tuple(core.DRAFTS),
-         what={"choices": " / ".join(core.DRAFTS)}),
+    Prop("draft", "choice", "aligned", choices=tuple(core.ALL_DRAFTS),
+         what={"choices": tuple(core.ALL_DRAFTS)}),
     Prop("width", "int", 3, low=1, high=core.MAX_WIDTH, what={"low": 1, "high": core.MAX_WIDTH}),
     Prop("seed", "int", 0, low=0, high=SEED_MAX),
     Prop("lookahead", "threshold", LOOKAHEAD_OFF, choices=LOOKAHEADS,
          what={"low": THRESHOLDS[0], "high": THRESHOLDS[-1]}),
+    Prop("schedule", "choice", "fixed", choices=tuple(core.SCHEDULES), what={"choices": tuple(core.SCHEDULES)}),
     Prop("steps", "int", 0, low=0, high=STEPS_MAX, what={"low": 0, "high": STEPS_MAX}),
 )
 BY_NAME = {prop.name: prop for prop in PROPS}
@@ -118,7 +119,7 @@ BY_NAME = {prop.name: prop for prop in PROPS}
 LANG = Prop("lang", "language", "", choices=i18n.LANGUAGES)
 
 # Parts of the page a link may hide with NAME_hide=1 (or true/yes).
-HIDEABLE = ("draft", "width", "seed", "lookahead", "reset", "intro", "counters", "history", "embed")
+HIDEABLE = ("draft", "width", "seed", "lookahead", "schedule", "reset", "intro", "counters", "history", "embed")
 HIDE_SUFFIX = "_hide"
 _TRUE = {"1", "true", "yes", "on"}
 
@@ -181,9 +182,17 @@ def read(search):
     return UrlState(values, frozenset(hidden), notices, frozenset(given), lang)
 
 
+def _either(choices):
+    """``("a", "b", "c") -> "a, b or c"``, in the page's language."""
+    if len(choices) == 1:
+        return choices[0]
+    return t("url.or", rest=t("url.sep").join(choices[:-1]), last=choices[-1])
+
+
 def _notice(prop):
     """One bad value's notice, in the page's language (it names the setting, never the URL's value)."""
-    must = t(f"url.must.{prop.name}", **prop.what)
+    what = {k: _either(v) if isinstance(v, tuple) else v for k, v in prop.what.items()}
+    must = t(f"url.must.{prop.name}", **what)
     if prop.name == "lang":
         return t("url.notice.lang", must=must)
     return t("url.notice", name=prop.name, must=must, default=prop.default)
@@ -201,7 +210,7 @@ def write(values, hidden=(), search=""):
     """The query string for ``values``, keeping keys of ``search`` that are not ours.
 
     Draft, width and seed are always written (a copied link states its
-    scenario); ``lookahead``, ``steps`` and ``lang`` only when not at their defaults;
+    scenario); ``lookahead``, ``schedule``, ``steps`` and ``lang`` only when not at their defaults;
     hide flags as ``NAME_hide=1``.
     """
     ours = set(BY_NAME) | {LANG.name} | {name + HIDE_SUFFIX for name in HIDEABLE}
@@ -209,7 +218,7 @@ def write(values, hidden=(), search=""):
     pairs = []
     for prop in PROPS + (LANG,):
         value = values.get(prop.name, prop.default)
-        if value == prop.default and prop.name in ("steps", "lookahead", "lang"):
+        if value == prop.default and prop.name in ("steps", "lookahead", "schedule", "lang"):
             continue
         pairs.append((prop.name, prop.format(value)))
     for name in HIDEABLE:

@@ -16,7 +16,7 @@ TOKENS = ("A", "B", "C")
 
 
 def times(x):
-    return f"{display.dec(x, 2)}×"
+    return "—" if x is None else f"{display.dec(x, 2)}×"
 
 
 def join(items, word="and"):
@@ -38,7 +38,9 @@ def reading(table, draft, cost):
     closed = rows[table.closed_best_width - 1]
     fields = dict(draft=draft_name(draft), c=display.dec(cost), width=best.width, speedup=times(best.speedup))
     text = t("payoff.reading.none" if best.speedup <= 1 else "payoff.reading.best", **fields)
-    if closed.width == best.width:
+    if closed.closed_speedup is None:
+        text += t("payoff.reading.no_closed_form." + draft) if has("payoff.reading.no_closed_form." + draft) else ""
+    elif closed.width == best.width:
         text += t("payoff.reading.closed_agrees", speedup=times(closed.closed_speedup), width=best.width)
     else:
         text += t("payoff.reading.closed_picks", width=closed.width, speedup=times(closed.closed_speedup))
@@ -52,6 +54,34 @@ def reading(table, draft, cost):
     elif best.width == last and best.speedup > 1:
         text += t("payoff.reading.widest")
     return text
+
+
+def heuristic_tile(h):
+    """The heuristic schedule's figure for a tile: its speedup and the average width it settles at."""
+    return times(h.speedup), t("payoff.tile.heuristic", width=display.dec(h.mean_width))
+
+
+def heuristic(h, fixed, dynamic=None):
+    """The heuristic schedule (``core.payoff.heuristic_payoff``) beside the best fixed width and, when the
+    lookahead curves are on, the best width with lookahead (``Payoff`` rows)."""
+    text = t("payoff.heuristic", width=display.dec(h.mean_width), speedup=times(h.speedup),
+             per_pass=display.dec(h.tokens_per_pass))
+    fixed_fields = dict(width=fixed.width, speedup=times(fixed.speedup))
+    if h.time_per_token > fixed.time_per_token:
+        text += t("payoff.heuristic.fixed_faster", **fixed_fields)
+    elif h.time_per_token == fixed.time_per_token:
+        text += t("payoff.heuristic.fixed_equal", **fixed_fields)
+    else:
+        text += t("payoff.heuristic.fixed_slower", **fixed_fields)
+    if dynamic is not None:
+        key = "payoff.heuristic.lookahead_faster" if h.time_per_token > dynamic.time_per_token else \
+            "payoff.heuristic.lookahead_slower"
+        text += t(key, width=dynamic.width, speedup=times(dynamic.speedup))
+    return text
+
+
+def heuristic_computing():
+    return t("payoff.heuristic.computing")
 
 
 def alpha_tile(alpha):
@@ -124,6 +154,26 @@ def lookahead(draft, threshold, fixed, dynamic, chances):
     return text + t("payoff.lookahead.calibrated")
 
 
+def lookahead_plain(draft, threshold, table, lookahead_table):
+    """Dynamic lookahead beside the fixed widths for a draft without per-position chances in ``core.rates``
+    (lookup, heads): the comparison, and why nothing changes when nothing does."""
+    th = display.dec(threshold)
+    fixed = table.rows[table.best_width - 1]
+    dynamic = lookahead_table.rows[lookahead_table.best_width - 1]
+    text = t("payoff.lookahead.best", threshold=th, width=dynamic.width, speedup=times(dynamic.speedup),
+             fixed_speedup=times(fixed.speedup), fixed_width=fixed.width)
+    same = all(a.time_per_token == b.time_per_token for a, b in zip(table.rows, lookahead_table.rows))
+    if same and draft == "lookup":
+        return text + t("payoff.lookahead.lookup_never")
+    if same:
+        return text + t("payoff.lookahead.never_stops", draft=draft_name(draft))
+    if dynamic.time_per_token > fixed.time_per_token:
+        return text + t("payoff.lookahead.backfires")
+    if dynamic.time_per_token == fixed.time_per_token:
+        return text + t("payoff.lookahead.same")
+    return text + t("payoff.lookahead.helps")
+
+
 def last_block_cut(session):
     """Whether the output limit shortened the trace's last block.
 
@@ -139,22 +189,27 @@ def last_block_cut(session):
         return True
     last = b.proposals[-1] if b.proposals else None
     would_stop = cfg.lookahead is not None and last is not None and last.q_x < cfg.lookahead
-    return len(b.proposals) < cfg.width and not b.stopped_early and not would_stop
+    width = cfg.width if b.width is None else b.width  # the schedule's width for this block
+    room = cfg.max_tokens - len(b.prefix)
+    # Fewer proposals than the width because the limit left no more room (lookup may also run out of text).
+    return len(b.proposals) < width and len(b.proposals) == room and not b.stopped_early and not would_stop
 
 
 def trace(session, cost, passes, chart_draft, chart_lookahead):
-    """What the trace of the first tab says beside the curves (``passes``: ``core.passes.passes`` for it)."""
+    """What the trace of the first tab says beside the curves (``passes``: ``core.passes.passes`` for it,
+    or None where core.passes does not enumerate the scenario)."""
     cfg, counters = session.config, session.counters
     per_pass = counters.tokens_per_pass
     time_per_token = payoff.trace_time_per_token(counters, cost)
-    scenario = t("payoff.trace.scenario", draft=draft_name(cfg.draft), width=cfg.width, seed=cfg.seed)
+    scenario = t("payoff.trace.scenario.heuristic" if cfg.schedule == "heuristic" else "payoff.trace.scenario",
+                 draft=draft_name(cfg.draft), width=cfg.width, seed=cfg.seed)
     if cfg.lookahead is not None:
         scenario += t("exact.trace.lookahead", threshold=display.dec(cfg.lookahead))
     form = "one" if counters.target_passes == 1 else "other"
     text = t(f"payoff.trace.{form}", scenario=scenario, tokens=counters.committed, passes=counters.target_passes,
              steps=counters.draft_steps, per_pass=display.dec(per_pass), c=display.dec(cost),
              time=display.dec(time_per_token), speedup=times(payoff.trace_speedup(counters, cost)))
-    if counters.committed == cfg.max_tokens:
+    if counters.committed == cfg.max_tokens and passes is not None:
         text += t("payoff.trace.noisy", mean=display.dec(passes.mean_tokens_per_pass))
     if last_block_cut(session):
         text += t("payoff.trace.cut", max=cfg.max_tokens)
@@ -163,3 +218,16 @@ def trace(session, cost, passes, chart_draft, chart_lookahead):
     if cfg.lookahead is not None and chart_lookahead != cfg.lookahead:
         text += t("payoff.trace.add_lookahead", threshold=display.dec(cfg.lookahead))
     return text
+
+
+_CONSTANTS = {
+    "HEURISTIC_COMPUTING": heuristic_computing,
+    "NO_CLOSED_FORM": lambda: {d: t(f"payoff.reading.no_closed_form.{d}").strip() for d in ("lookup", "heads")},
+}
+
+
+def __getattr__(name):
+    """The module's word constants, in the page's language."""
+    if name in _CONSTANTS:
+        return _CONSTANTS[name]()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -94,13 +94,13 @@ def _heading(it, title, status, status_text=None):
             f'{_verdict(status, status_text)}<span class="muted small">{where}</span></div>')
 
 
-def proposal_html(it):
+def proposal_html(it, draft="aligned"):
     x, block, d = it.proposal, it.block, it.decomposition
     out = _heading(it, t("step.inspector.proposal", position=x.index + 1, token=x.token), x.status,
                    words.status_text(x.status))
     out += (f'<p>{theme.esc(t("step.inspector.conditioned"))}{_prefix_html(x.prefix, len(block.prefix))}</p>'
-            f'<p class="muted small">{theme.esc(t("step.inspector.rows_for", row=words.row_name(x.prefix)))}</p>')
-    rows = [(words.row("q"), x.q)]
+            f'<p class="muted small">{theme.esc(words.where_rows(draft, x))}</p>')
+    rows = [(words.q_row_label(draft), x.q)]
     if x.p is not None:
         rows.append((words.row("p"), x.p))
     if d is not None:
@@ -108,8 +108,12 @@ def proposal_html(it):
         rows.append((words.row("residual"), d.residual))
     out += _table(rows, picked=x.token)
     esc = theme.esc
+    if x.u_draft is None:  # the lookup draft copies: no draw
+        picked = f'{theme.chip(x.token, "sm")} {esc(words.copied_from(x))}'
+    else:
+        picked = f'{theme.chip(x.token, "sm")} {esc(t("step.fact.token.drawn", u=_u(x.u_draft)))}'
     facts = [
-        (esc(t("step.fact.token")), f'{theme.chip(x.token, "sm")} {esc(t("step.fact.token.drawn", u=_u(x.u_draft)))}'),
+        (esc(t("step.fact.token")), picked),
         ("q(x)", f'{_mono(dec(x.q_x))} <span class="muted">{esc(t("step.fact.q", token=x.token))}</span>'),
     ]
     if x.p is None:
@@ -134,13 +138,34 @@ def proposal_html(it):
         facts.append((esc(t("step.fact.replacement")),
                       f'{theme.chip(c.token, "sm")} {esc(t("step.fact.replacement.what", token=x.token))}'))
     out += _facts(facts)
-    out += f'<div class="explain"><p>{theme.esc(words.explain_proposal(x, d))}</p></div>'
+    lead = {"lookup": words.lookup_explain, "heads": words.heads_explain}.get(draft)
+    out += '<div class="explain">'
+    if lead is not None:
+        out += f'<p class="draft-note">{theme.esc(lead(x))}</p>'
+    out += f'<p>{theme.esc(words.explain_proposal(x, d))}</p></div>'
     return out
+
+
+def ordinary_html(it):
+    b, block = it.bonus, it.block
+    esc = theme.esc
+    out = _heading(it, t("step.inspector.ordinary", token=b.token), "bonus", t("step.inspector.ordinary.badge"))
+    out += (f'<p>{esc(t("step.inspector.conditioned"))}{_prefix_html(b.prefix, len(block.prefix))}</p>'
+            f'<p class="muted small">{esc(t("step.inspector.ordinary_row", row=words.row_name(b.prefix)))}</p>')
+    out += _table([(words.row("p"), b.p)], picked=b.token)
+    out += _facts([
+        (esc(t("step.fact.why_ordinary")), esc(words.ordinary_why(block))),
+        (esc(t("step.fact.draw")), _mono(_u(b.u), b.u)),
+        (esc(t("step.fact.bonus_token")), f'{theme.chip(b.token, "sm")} {esc(t("step.fact.bonus_token.what"))}'),
+    ])
+    return out + f'<div class="explain"><p>{esc(t("step.ordinary_explain"))}</p></div>'
 
 
 def bonus_html(it):
     b, block = it.bonus, it.block
     esc = theme.esc
+    if not block.proposals:
+        return ordinary_html(it)
     out = _heading(it, t("step.inspector.bonus", token=b.token), "bonus", words.status_label("bonus"))
     out += (f'<p>{esc(t("step.inspector.conditioned"))}{_prefix_html(b.prefix, len(block.prefix))}</p>'
             f'<p class="muted small">{esc(t("step.inspector.bonus_row", row=words.row_name(b.prefix)))}</p>')
@@ -337,6 +362,13 @@ class Inspector(pn.viewable.Viewer):
                 # Before a block is drafted: the next position's q and p, so the default view already shows the rule.
                 d = core.position(session.config.draft, session.output)
                 where = words.short_row(session.output)
+                if d is None:  # lookup has nothing to copy: the next block is an ordinary step from p
+                    p = core.position("aligned", session.output).p
+                    self.body.object = f"<p>{theme.esc(t('step.nothing_to_copy_preview'))}</p>" + guide_html(session)
+                    charts.show_rows(None, p, t("step.chart.next_ordinary", where=where))
+                    self._residual.visible = False
+                    self._stack.visible = False
+                    return
                 charts.show_rows(d.q, d.p, t("step.chart.next_position", where=where))
                 self._residual.visible = d.rejection > 0
                 if d.rejection > 0:
@@ -348,12 +380,13 @@ class Inspector(pn.viewable.Viewer):
         if it.bonus is not None:
             b = it.bonus
             self.body.object = bonus_html(it)
-            charts.show_rows(None, b.p, t("step.chart.bonus", where=words.short_row(b.prefix)))
+            key = "step.chart.bonus" if it.block.proposals else "step.chart.ordinary"
+            charts.show_rows(None, b.p, t(key, where=words.short_row(b.prefix)))
             self._residual.visible = False
             self._stack.visible = False
             return
         x, d = it.proposal, it.decomposition
-        self.body.object = proposal_html(it)
+        self.body.object = proposal_html(it, self.model.session.config.draft)
         title = t("step.chart.pq_at" if x.p is not None else "step.chart.q_at", where=words.short_row(x.prefix))
         charts.show_rows(x.q, x.p, title)
         has_residual = d is not None and d.rejection > 0

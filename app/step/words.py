@@ -15,13 +15,15 @@ language. The module's constants (``LABELS``, ``START``, ...) are read through
 
 from core import TOKENS
 from core.display import dec, exact_or_dec
+from core.drafts import lookup_match, next_q
 
 from ..i18n import has, t
 
 ACTION_NAMES = ("draft", "verify", "commit", "step", "run_block", "run_to_end", "reset")
 PHASES = ("draft", "verify", "commit")
-STATUSES = ("proposed", "accepted", "rejected", "discarded", "correction", "bonus")
-ORIGINS = ("accepted", "correction", "bonus")
+STATUSES = ("proposed", "accepted", "rejected", "discarded", "correction", "bonus", "ordinary")
+ORIGINS = ("accepted", "correction", "bonus", "ordinary")
+SCHEDULES = ("fixed", "heuristic")
 
 
 def label(action):
@@ -89,6 +91,8 @@ def scenario_changed(old, new):
     if new.lookahead != old.lookahead:
         changes.append(t("step.change.lookahead_off") if new.lookahead is None else
                        t("step.change.lookahead", threshold=threshold(new)))
+    if new.schedule != old.schedule:
+        changes.append(t("step.change.heuristic" if new.schedule == "heuristic" else "step.change.fixed"))
     what = t("step.change.and").join(changes) if changes else t("step.change.scenario")
     return t("step.started_over", what=what)
 
@@ -100,7 +104,8 @@ def draft_name(draft):
 
 
 def opened_link(config, steps):
-    text = t("step.opened_link", draft=draft_name(config.draft), width=config.width, seed=config.seed)
+    key = "step.opened_link.heuristic" if config.schedule == "heuristic" else "step.opened_link"
+    text = t(key, draft=draft_name(config.draft), width=config.width, seed=config.seed)
     if steps:
         text += t("step.opened_link.replayed", steps=count(steps, "step"))
     return text
@@ -139,12 +144,33 @@ def happened(action, before, after):
     return t("step.done", action=label(action) if action in ACTION_NAMES else action)
 
 
+def nothing_to_copy(prefix):
+    """Why the lookup draft proposes nothing after the committed ``prefix``."""
+    if not prefix:
+        return t("step.nothing_to_copy.empty")
+    return t("step.nothing_to_copy", token=prefix[-1])
+
+
 def drafted(block, config):
     n = len(block.proposals)
-    text = t(f"step.drafted.{_n(n)}", tokens=count(n, "token"), proposals=tokens(p.token for p in block.proposals))
+    if not n:
+        return nothing_to_copy(block.prefix)
+    listed = tokens(p.token for p in block.proposals)
+    if config.draft == "lookup":
+        text = t(f"step.drafted.lookup.{_n(n)}", tokens=count(n, "token"), proposals=listed)
+    elif config.draft == "heads" and n == 1:
+        text = t("step.drafted.heads.one", proposals=listed)
+    elif config.draft == "heads":
+        text = t("step.drafted.heads.other", heads=count(n, "head"), proposals=listed)
+        text = text[0].upper() + text[1:]  # the count starts the sentence
+    else:
+        text = t(f"step.drafted.{_n(n)}", tokens=count(n, "token"), proposals=listed)
     if block.stopped_early:
         text += t("step.space") + early_stop(block, config)
-    elif n < config.width:
+    elif (config.draft == "lookup" and block.width is not None and n < block.width
+          and n < config.max_tokens - len(block.prefix)):
+        text += t("step.drafted.no_more_copy", n=number(n))
+    elif block.width is not None and n < block.width:
         text += t("step.drafted.no_room", n=number(n))
     return text
 
@@ -162,12 +188,15 @@ def verified(block, pending=True):
     accepted = block.count("accepted")
     rejected = [p for p in block.proposals if p.status == "rejected"]
     discarded = block.count("discarded")
-    if not rejected:
+    form = "one" if n == 1 else "two" if n == 2 else "other"
+    if not n and block.bonus is not None:
+        text = t("step.verified.ordinary", token=block.bonus.token)
+    elif not rejected:
         if block.bonus is not None:
-            text = t(f"step.verified.all_bonus.{_n(n)}", n=number(n), bonus=block.bonus.token,
+            text = t(f"step.verified.all_bonus.{form}", n=number(n), bonus=block.bonus.token,
                      tokens=count(len(block.committed), "token"))
         else:
-            text = t(f"step.verified.all_no_bonus.{_n(n)}", n=number(n))
+            text = t(f"step.verified.all_no_bonus.{form}", n=number(n))
     else:
         r = rejected[0]
         if accepted:
@@ -195,12 +224,25 @@ def next_words(session):
     """What the next click will do (starts with the button's name), or "" when the trace is finished."""
     s = session
     if s.phase == "draft":
-        n = min(s.config.width, s.left)  # a count of tokens, not a probability
+        n = min(s.width, s.left)  # a count of tokens (the schedule's width), not a probability
+        if s.config.draft == "lookup":
+            if next_q("lookup", s.output) is None:
+                return t("step.next.lookup_nothing")
+            if s.output:
+                return t("step.next.lookup_after", tokens=count(n, "token"), output=tokens(s.output))
+            return t("step.next.lookup", tokens=count(n, "token"))
+        if s.config.draft == "heads":
+            if s.output:
+                return t("step.next.heads_after", heads=count(n, "head"), tokens=count(n, "token"),
+                         output=tokens(s.output))
+            return t("step.next.heads", heads=count(n, "head"), tokens=count(n, "token"))
         if s.output:
             return t("step.next.draft_after", tokens=count(n, "token"), output=tokens(s.output))
         return t("step.next.draft", tokens=count(n, "token"))
     if s.phase == "verify":
         n = len(s.pending.proposals)
+        if not n:
+            return t("step.next.verify.ordinary")
         return t(f"step.next.verify.{_n(n)}", n=number(n))
     if s.phase == "commit":
         return t("step.next.commit", tokens=tokens(s.pending.committed))
@@ -232,20 +274,40 @@ def legend():
             ("rejected", t("step.legend.rejected")), ("discarded", t("step.legend.discarded")))
 
 
-ORIGIN_MARK = {"accepted": "✓", "correction": "↺", "bonus": "★"}
+ORIGIN_MARK = {"accepted": "✓", "correction": "↺", "bonus": "★", "ordinary": "●"}
+
+
+def schedule_options():
+    """The schedule choice (label -> value) in the page's language."""
+    return {t(f"step.schedule.{value}"): value for value in SCHEDULES}
 
 
 def origin_tip(origin):
     return t(f"step.origin.{origin}")
 
 
+def extra_kind(block):
+    """What the token after the proposals is: "correction", "bonus", "ordinary" (a block with no proposal), or None."""
+    if block.correction is not None:
+        return "correction"
+    if block.bonus is None:
+        return None
+    return "bonus" if block.proposals else "ordinary"
+
+
+def extra_label(name, block):
+    """The picker's label for a block's bonus, or its ordinary step's token."""
+    if not block.proposals:
+        return t("step.picker.ordinary", name=name, token=block.bonus.token)
+    return t("step.picker.bonus", name=name, token=block.bonus.token)
+
+
 def origins(block):
     """Where each committed token of ``block`` came from, in order: accepted proposals, then the extra token."""
     out = ["accepted"] * block.count("accepted")
-    if block.correction is not None:
-        out.append("correction")
-    if block.bonus is not None:
-        out.append("bonus")
+    kind = extra_kind(block)
+    if kind is not None:
+        out.append(kind)
     return out
 
 
@@ -267,6 +329,9 @@ def strip_notes(block):
     discarded = block.count("discarded")
     if discarded:
         notes.append(t(f"step.note.discarded.{_n(discarded)}", discarded=count(discarded, "discarded_proposal")))
+    if not block.proposals:
+        notes.append(t("step.note.ordinary"))
+        return notes
     if block.verified and block.bonus is None and block.correction is None:
         notes.append(t("step.note.no_bonus"))
     notes.append(t("step.note.click_test" if block.verified else "step.note.click_q"))
@@ -275,9 +340,13 @@ def strip_notes(block):
 
 # ---- the block history ---------------------------------------------------------------
 
-def history_line(block):
-    """One line: what the block drafted and what it committed."""
-    parts = [t("step.history.drafted", block=block.index + 1, tokens=tokens(p.token for p in block.proposals))]
+def history_line(block, schedule="fixed"):
+    """One line: what the block drafted and what it committed (and its width under the heuristic schedule)."""
+    name = (t("step.history.block_width", block=block.index + 1, width=block.width) if schedule == "heuristic"
+            else t("step.history.block", block=block.index + 1))
+    if not block.proposals:
+        return t("step.history.ordinary", name=name, token=block.bonus.token, tokens=tokens(block.committed))
+    parts = [t("step.history.drafted", name=name, tokens=tokens(p.token for p in block.proposals))]
     outcome = [t("step.history.accepted", n=block.count("accepted"))]
     rejected = [p for p in block.proposals if p.status == "rejected"]
     if rejected:
@@ -299,7 +368,25 @@ COUNTER_FIELDS = ("draft_steps", "accepted", "rejected", "discarded", "correctio
 def counter_details(early_stops=False):
     """(field of core.Counters, label, what it counts) for the detailed counters."""
     names = COUNTER_FIELDS + (("early_stops",) if early_stops else ())
-    return tuple((name, t(f"step.counter.{name}"), t(f"step.counter.{name}.what")) for name in names)
+    return tuple(counter(name) for name in names)
+
+
+def counter(name):
+    """(field of core.Counters, label, what it counts) for one counter."""
+    return name, t(f"step.counter.{name}"), t(f"step.counter.{name}.what")
+
+
+def widths_used(session):
+    """The widths the heuristic schedule gave the finished blocks, and the next block's; "" for a fixed width."""
+    s = session
+    if s.config.schedule != "heuristic":
+        return ""
+    if not s.blocks:
+        return t("step.widths.first", width=s.width)
+    used = " → ".join(str(b.width) for b in s.blocks)
+    if s.phase == "done":
+        return t("step.widths.done", used=used)
+    return t("step.widths.next", used=used, width=s.width)
 
 
 def compare(counters):
@@ -384,6 +471,50 @@ def explain_proposal(proposal, decomposition):
     return t("step.explain.rejected", token=x.token)
 
 
+def q_row_label(draft):
+    """The inspector's label for the draft row: lookup's q is one-hot, a head's q is its own guess."""
+    if draft in ("lookup", "heads"):
+        return t(f"step.row.q.{draft}"), t(f"step.row.q.{draft}.what")
+    return row("q")
+
+
+def where_rows(draft, proposal):
+    """Which rows this position uses, in one sentence."""
+    x = proposal
+    if draft == "lookup":
+        return t("step.where.lookup", row=row_name(x.prefix))
+    if draft == "heads":
+        return t("step.where.heads", head=x.index + 1, tokens=count(x.index + 1, "token"), row=row_name(x.prefix))
+    return t("step.inspector.rows_for", row=row_name(x.prefix))
+
+
+def copied_from(proposal):
+    """Where the lookup draft copied ``proposal`` from: the text and the earlier occurrence it followed."""
+    x = proposal
+    match = lookup_match(x.prefix)
+    if match is None:
+        return t("step.copied", token=x.token)
+    return t("step.copied.from", token=x.token, last=x.prefix[-1], position=match + 1, next=x.prefix[match + 1])
+
+
+def lookup_explain(proposal):
+    """The one sentence that explains lookup's one-hot q."""
+    return t("step.explain.lookup", token=proposal.token)
+
+
+def heads_explain(proposal):
+    """The one sentence that explains a head's q beside the p it is tested against."""
+    x = proposal
+    return t("step.explain.heads", head=x.index + 1, steps=count(x.index + 1, "step"))
+
+
+def ordinary_why(block):
+    prefix = block.prefix
+    if not prefix:
+        return t("step.ordinary_why.start")
+    return t("step.ordinary_why", token=prefix[-1])
+
+
 def bonus_why(block):
     n = len(block.proposals)
     return t(f"step.bonus_why.{_n(n)}", proposals=count(n, "proposal"))
@@ -399,7 +530,7 @@ _CONSTANTS = {
     "START": lambda: t("step.start"),
     "RESET": lambda: t("step.reset"),
     "BROKEN": lambda: t("step.broken"),
-    "HELP": lambda: {c: help_text(c) for c in ("draft", "width", "seed", "lookahead")},
+    "HELP": lambda: {c: help_text(c) for c in ("draft", "schedule", "width", "seed", "lookahead")},
     "TOOLTIPS": lambda: {action: tooltip(action) for action in ACTION_NAMES},
     "STATUS_LABEL": lambda: {s: status_label(s) for s in STATUSES},
     "LEGEND": legend,
@@ -418,6 +549,10 @@ _CONSTANTS = {
     "RULE": lambda: t("step.rule"),
     "NOTHING_YET": lambda: t("step.nothing_yet"),
     "ALL_DONE": lambda: t("step.all_done"),
+    "SCHEDULE_OPTIONS": schedule_options,
+    "ORDINARY_STEPS": lambda: counter("ordinary_steps"),
+    "ORDINARY_EXPLAIN": lambda: t("step.ordinary_explain"),
+    "NOTHING_TO_COPY_PREVIEW": lambda: t("step.nothing_to_copy_preview"),
 }
 
 
