@@ -76,6 +76,7 @@ TABS = stylesheet("tabs")
 PAGE_CSS = stylesheet("page")  # document head
 PAGE_COLUMN = stylesheet("page_column")
 MONO_INPUT = stylesheet("mono_input")
+SEED_INPUT = stylesheet("seed_input")
 
 
 def esc(text):
