@@ -81,7 +81,7 @@ if (!page.installed) {
 
   const enhanceTabs = (host) => {
     const root = host.shadowRoot;
-    const header = root && root.querySelector(":scope > .bk-header");
+    const header = root && Array.from(root.children).find((el) => el.classList.contains("bk-header"));
     if (!header) return;
     const list = header.querySelector(".bk-headers-wrapper") || header;
     const tabs = Array.from(list.querySelectorAll(".bk-tab"));
@@ -154,7 +154,7 @@ if (!page.installed) {
     if (el.shadowRoot && (cls.includes("bk-Figure") || cls.includes("bk-Plot"))) {
       if (el.hasAttribute("aria-label")) set(el, "role", "img");
       else set(el, "aria-hidden", "true");
-      for (const stop of el.shadowRoot.querySelectorAll("[tabindex]")) set(stop, "tabindex", "-1");
+      walk(el.shadowRoot, (inner) => { if (inner.hasAttribute("tabindex")) set(inner, "tabindex", "-1"); });
     }
   };
 
