@@ -27,7 +27,7 @@ from build_support.servers import LocalServer, free_port, wait_until
 ROOT = Path(__file__).resolve().parents[1]
 SCREENSHOTS = ROOT / "tests" / "screenshots"
 AXE = ROOT / "tests" / "npm" / "node_modules" / "axe-core" / "axe.min.js"
-HOST_JS = ROOT / "web" / "host.js"
+HOST_JS = ROOT / "app" / "embed" / "host.js"
 WIDTHS = (1200, 375)
 
 # axe-core on the whole page, through every shadow root; the violations as [id, impact, where, why].
@@ -158,7 +158,7 @@ def shoot(page, name):
 HOST_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Course notes</title>
+<title>Course notes</title><link rel="icon" href="data:,">
 <style>body {{ margin: 0; padding: 16px; font: 16px/1.5 sans-serif; background: {background}; color: {ink}; }}
 iframe {{ display: block; width: 100%; border: 0; }}</style>
 </head><body>
@@ -183,5 +183,6 @@ def host_site(pages: dict[str, str]):
 
 
 def host_page(frames, script=True, background="#ffffff", ink="#111111"):
+    """A page of course notes holding ``frames`` (iframe HTML), with the host script unless ``script`` is False."""
     tag = '<script src="host.js"></script>' if script else ""
     return HOST_PAGE.format(frames="\n".join(frames), script=tag, background=background, ink=ink)
