@@ -189,7 +189,7 @@ def output_html(session):
     head = (f'<div class="section-title"><h2>Output</h2><span class="muted">'
             f'{words.output_count(session)}</span></div>')
     if not session.blocks:
-        return head + '<div class="empty-note">Empty: nothing is committed until a block is verified.</div>'
+        return head + f'<div class="empty-note">{theme.esc(words.empty_output(session))}</div>'
     groups = []
     for block in session.blocks:
         chips = "".join(
@@ -353,7 +353,8 @@ def counters_html(session):
     compare = (f'<p class="compare">{theme.esc(compare)}</p>' if compare
                else '<p class="compare muted">Nothing is committed yet.</p>')
     if session.pending is not None:
-        compare += f'<p class="muted small">{theme.esc(words.PENDING_NOT_COUNTED)}</p>'
+        compare += (f'<p class="pending">{theme.esc(words.pending_counts(session.pending))} '
+                    f'{theme.esc(words.PENDING_NOT_COUNTED)}</p>')
     return ('<div class="section-title"><h2>Work counters</h2></div>'
             '<p class="muted small">Algorithmic counts for the finished blocks, not measured time: a real '
             'speedup also depends on what a draft step and a target pass cost.</p>'
