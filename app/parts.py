@@ -55,11 +55,6 @@ def style_figure(fig):
     fig.background_fill_color = "#ffffff"
     fig.border_fill_color = "#ffffff"
     fig.outline_line_color = None
-    if fig.title is not None and fig.title.text:
-        # A chart is a picture named by its title for screen readers, renamed with its title
-        # (app/embed/page.js hides unnamed ones).
-        fig.html_attributes = {"aria-label": fig.title.text}
-        fig.title.on_change("text", lambda attr, old, new: setattr(fig, "html_attributes", {"aria-label": new}))
     if fig.title is not None:
         fig.title.text_font_size = "14px"
         fig.title.text_color = theme.INK

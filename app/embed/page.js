@@ -149,8 +149,8 @@ if (!page.installed) {
       const text = (title ? title.textContent.split(":")[0].trim() : "") || aroundName(el);
       if (text) set(el, "aria-label", text);
     }
-    // Charts are pictures with a name (html_attributes from app/parts.style_figure), or, without
-    // one, hidden from screen readers (their numbers are in the tables beside them); never Tab stops.
+    // Charts are pictures with a name (a Bokeh model's html_attributes), or, without one, hidden
+    // from screen readers (their numbers are in the tables beside them); never Tab stops.
     if (el.shadowRoot && (cls.includes("bk-Figure") || cls.includes("bk-Plot"))) {
       if (el.hasAttribute("aria-label")) set(el, "role", "img");
       else set(el, "aria-hidden", "true");
