@@ -58,9 +58,9 @@ def wait_built(page, title):
     page.wait_for_timeout(500)
 
 
-@pytest.mark.parametrize("width", WIDTHS)
-def test_axe_finds_no_critical_or_serious_violation_in_any_tab_or_state(page, app_url, width):
-    p = open_app(page(width), app_url, BIASED)
+@pytest.mark.parametrize("width,theme", [(w, "light") for w in WIDTHS] + [(1200, "dark")])
+def test_axe_finds_no_critical_or_serious_violation_in_any_tab_or_state(page, app_url, width, theme):
+    p = open_app(page(width), app_url, BIASED + f"&theme={theme}")
     found = {}
     found["start"] = axe_violations(p)
     for action in ("Draft", "Verify", "Commit"):
@@ -164,3 +164,16 @@ def test_a_keyboard_alone_walks_draft_verify_commit_and_the_shortcuts_are_listed
     p.locator("h1").click()
     p.keyboard.press("r")
     p.get_by_text("block 1", exact=True).wait_for(state="detached", timeout=30_000)
+
+
+def body_colour(p):
+    return p.evaluate("() => getComputedStyle(document.body).backgroundColor")
+
+
+def test_dark_mode_follows_the_readers_setting_and_the_url_overrides_it(page, app_url):
+    light = body_colour(open_app(page(), app_url))
+    auto_dark = body_colour(open_app(page(color_scheme="dark"), app_url))
+    forced_light = body_colour(open_app(page(color_scheme="dark"), app_url, "?theme=light"))
+    forced_dark = body_colour(open_app(page(), app_url, "?theme=dark"))
+    assert light == forced_light != auto_dark == forced_dark
+    assert auto_dark == "rgb(16, 19, 23)"  # --sp-page of the dark palette (app/styles/page.css)

@@ -4,7 +4,8 @@
 // iframe from it). Runs in the page as a Bokeh CustomJS on "document_ready";
 // args: `names` (CSS class -> accessible name), `keys` (key -> CSS class of
 // the button it presses), `tabs_label` (the tab list's name), `height_type`
-// (the message type of a height report). It installs itself once per page and
+// (the message type of a height report), `widget_css` (Bokeh's widget colours as
+// the page's palette, added to every shadow root). It installs itself once per page and
 // then follows every change of the DOM (shadow roots included), so a document
 // the Pyodide worker renders later is handled the same way.
 const page = window.specstepPage || (window.specstepPage = {});
@@ -12,10 +13,12 @@ page.names = names;
 page.keys = keys;
 page.tabsLabel = tabs_label;
 page.heightType = height_type;
+page.widgetCss = widget_css;
 
 if (!page.installed) {
   page.installed = true;
   const observed = new WeakSet();
+  let widgetSheet = null;
   let pending = false;
   let lastHeight = 0;
   let uid = 0;
@@ -55,6 +58,13 @@ if (!page.installed) {
   const watch = (root) => {
     if (observed.has(root)) return;
     observed.add(root);
+    if (root !== document.body && page.widgetCss) {
+      if (!widgetSheet) {
+        widgetSheet = new CSSStyleSheet();
+        widgetSheet.replaceSync(page.widgetCss);
+      }
+      root.adoptedStyleSheets = [...root.adoptedStyleSheets, widgetSheet];
+    }
     changes.observe(root, { subtree: true, childList: true, attributes: true,
                             attributeFilter: ["class", "style", "aria-hidden", "disabled"] });
   };

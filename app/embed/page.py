@@ -12,6 +12,7 @@ from pathlib import Path
 
 from bokeh.models import CustomJS
 
+from .. import theme
 from . import words
 
 PAGE_JS = (Path(__file__).resolve().parent / "page.js").read_text(encoding="utf-8")
@@ -29,7 +30,7 @@ def script():
     """The CustomJS that runs ``page.js`` with the names and keys of ``words``."""
     keys = {key: action_class(action) for key, action in words.SHORTCUTS}
     return CustomJS(args=dict(names=dict(words.NAMES), keys=keys, tabs_label=words.TABS_LABEL,
-                              height_type=HEIGHT_TYPE), code=PAGE_JS)
+                              height_type=HEIGHT_TYPE, widget_css=theme.WIDGET_VARS), code=PAGE_JS)
 
 
 def install(doc):
