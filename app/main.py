@@ -35,6 +35,7 @@ except ImportError:
 import panel as pn
 
 from app import i18n, theme, urlstate
+from app.embed import page
 from app.i18n import t
 from app.parts import html
 from app.step.model import StepModel
@@ -179,6 +180,7 @@ def build_page():
             lazy[event.new - 1].open(model)
 
     tabs.param.watch(open_tab, "active")
+    page.install(pn.state.curdoc)
     header = html(f'<h1>{theme.esc(t("page.title"))}</h1><p class="intro">{theme.esc(t("page.intro"))}</p>',
                   margin=(4, 0, 0, 0), visible=pn.bind(lambda hidden: "intro" not in hidden, model.param.hidden))
     return pn.Column(language_switch(model), header, tabs, writer, sizing_mode="stretch_width", margin=0,

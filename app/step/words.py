@@ -398,6 +398,23 @@ def compare(counters):
              used=c.target_passes, steps=count(c.draft_steps, "cheap_draft_step", digits=True))
 
 
+def pending_counts(block):
+    """The current block's work before Commit, said beside the finished blocks' counters (same numbers as the caption)."""
+    n = len(block.proposals)
+    if not block.verified:
+        return t("step.pending.drafted", block=block.index + 1, proposals=count(n, "proposal"))
+    return t("step.pending.verified", block=block.index + 1, tokens=count(len(block.committed), "token"))
+
+
+def empty_output(session):
+    """What the empty Output card says: after Verify, which tokens Commit will append."""
+    block = session.pending
+    if block is not None and block.verified:
+        return t("step.output.empty_pending", block=block.index + 1, count=count(len(block.committed), "token"),
+                 tokens=tokens(block.committed))
+    return t("step.output.empty")
+
+
 # ---- the inspector ----------------------------------------------------------------------
 
 def row_name(prefix):
