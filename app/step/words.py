@@ -544,6 +544,8 @@ def guide():
 
 _CONSTANTS = {
     "LABELS": lambda: {action: label(action) for action in ACTION_NAMES},
+    "NUMBERS": lambda: tuple(number(n) for n in range(10)),
+    "ORDINALS": lambda: tuple(ordinal(i) for i in range(8)),
     "START": lambda: t("step.start"),
     "RESET": lambda: t("step.reset"),
     "BROKEN": lambda: t("step.broken"),
