@@ -78,10 +78,10 @@ class TreeChart:
     def __init__(self, on_pick=None):
         self.on_pick = on_pick
         self.keys = []
-        self.edges = ColumnDataSource({"x0": [], "y0": [], "x1": [], "y1": [], "color": [], "width": []})
-        self.nodes = {s: ColumnDataSource({"x": [], "y": [], "key": []}) for s in LOOK}
-        self.letters = ColumnDataSource({"x": [], "y": [], "text": [], "color": []})
-        self.marks = ColumnDataSource({"x": [], "y": [], "text": []})
+        # No vectorised colours or widths: every style is fixed per renderer (one renderer per status,
+        # two for the edges), so a redraw never reads a style column of another length.
+        self.edges = {kind: ColumnDataSource({"x0": [], "y0": [], "x1": [], "y1": []}) for kind in ("other", "path")}
+        self.nodes = {s: ColumnDataSource({"x": [], "y": [], "key": [], "letter": [], "mark": []}) for s in LOOK}
         self.ring = ColumnDataSource({"x": [], "y": []})
         self.hit = ColumnDataSource({"x": [], "y": [], "key": []})
         self.fig = Plot(height=220, min_width=260, sizing_mode="stretch_width", x_range=Range1d(-0.5, 3.5),
@@ -89,17 +89,18 @@ class TreeChart:
         axis = LinearAxis(ticker=FixedTicker(ticks=[0, 1, 2]), axis_label="position in the block")
         self.fig.add_layout(axis, "below")
         style_figure(self.fig)
-        self.fig.add_glyph(self.edges, Segment(x0="x0", y0="y0", x1="x1", y1="y1", line_color="color",
-                                               line_width="width"))
+        for kind, colour, width in (("other", OTHER_EDGE, 2), ("path", PATH_EDGE, 4)):
+            self.fig.add_glyph(self.edges[kind], Segment(x0="x0", y0="y0", x1="x1", y1="y1", line_color=colour,
+                                                         line_width=width))
         self.fig.add_glyph(self.ring, Scatter(x="x", y="y", size=44, marker="circle", fill_alpha=0,
                                               line_color="#0b5cad", line_width=3))
-        for status, (marker, fill, line, _) in LOOK.items():
-            self.fig.add_glyph(self.nodes[status], Scatter(x="x", y="y", marker=marker,
-                                                           size=SIZE.get(status, SIZE.get(marker, 28)),
-                                                           fill_color=fill, line_color=line, line_width=2))
-        self.fig.add_glyph(self.letters, Text(x="x", y="y", text="text", text_color="color", text_align="center",
-                                              text_baseline="middle", text_font_size="14px", text_font_style="bold"))
-        self.fig.add_glyph(self.marks, Text(x="x", y="y", text="text", text_color="#1b1f24", x_offset=16,
+        for status, (marker, fill, line, letter) in LOOK.items():
+            source = self.nodes[status]
+            self.fig.add_glyph(source, Scatter(x="x", y="y", marker=marker, size=SIZE.get(status, SIZE.get(marker, 28)),
+                                               fill_color=fill, line_color=line, line_width=2))
+            self.fig.add_glyph(source, Text(x="x", y="y", text="letter", text_color=letter, text_align="center",
+                                            text_baseline="middle", text_font_size="14px", text_font_style="bold"))
+            self.fig.add_glyph(source, Text(x="x", y="y", text="mark", text_color="#1b1f24", x_offset=16,
                                             y_offset=-10, text_font_size="13px", text_font_style="bold"))
         hit = self.fig.add_glyph(self.hit, Scatter(x="x", y="y", size=34, fill_alpha=0, line_alpha=0),
                                  selection_glyph=Scatter(fill_alpha=0, line_alpha=0),
@@ -122,29 +123,21 @@ class TreeChart:
         items, rows = layout(block, prefix)
         at = {key: (x, y) for key, x, y, *_ in items}
         path = set(block.path) if block is not None else set()
-        edges = {"x0": [], "y0": [], "x1": [], "y1": [], "color": [], "width": []}
-        nodes = {s: {"x": [], "y": [], "key": []} for s in LOOK}
-        letters = {"x": [], "y": [], "text": [], "color": []}
-        marks = {"x": [], "y": [], "text": []}
+        edges = {kind: {"x0": [], "y0": [], "x1": [], "y1": []} for kind in ("other", "path")}
+        nodes = {s: {"x": [], "y": [], "key": [], "letter": [], "mark": []} for s in LOOK}
         for key, x, y, status, letter, parent in items:
             if parent is not None:
                 px, py = at[parent]
                 on_path = (key in path or key in ("bonus", "correction")) and (parent == "text" or parent in path)
+                edge = edges["path" if on_path else "other"]
                 for name, value in zip(("x0", "y0", "x1", "y1"), (px, py, x, y)):
-                    edges[name].append(value)
-                edges["color"].append(PATH_EDGE if on_path else OTHER_EDGE)
-                edges["width"].append(4 if on_path else 2)
-            nodes[status]["x"].append(x)
-            nodes[status]["y"].append(y)
-            nodes[status]["key"].append(str(key))
-            letters["x"].append(x)
-            letters["y"].append(y)
-            letters["text"].append(letter)
-            letters["color"].append(LOOK[status][3])
-            if status != "text":
-                marks["x"].append(x)
-                marks["y"].append(y)
-                marks["text"].append(words.STATUS[status][0])
+                    edge[name].append(value)
+            node = nodes[status]
+            node["x"].append(x)
+            node["y"].append(y)
+            node["key"].append(str(key))
+            node["letter"].append(letter)
+            node["mark"].append("" if status == "text" else words.STATUS[status][0])
         hit = {"x": [i[1] for i in items if isinstance(i[0], int)], "y": [i[2] for i in items if isinstance(i[0], int)],
                "key": [i[0] for i in items if isinstance(i[0], int)]}
         ring = {"x": [], "y": []}
@@ -152,8 +145,7 @@ class TreeChart:
             ring = {"x": [at[selected][0]], "y": [at[selected][1]]}
         last = max([depth + 1] + [i[1] for i in items])
         with pn.io.hold():
-            for source, data in ((self.edges, edges), (self.letters, letters), (self.marks, marks),
-                                 (self.ring, ring), (self.hit, hit)):
+            for source, data in ((self.ring, ring), (self.hit, hit), *((self.edges[k], edges[k]) for k in edges)):
                 self._fill(source, data)
             for status, source in self.nodes.items():
                 self._fill(source, nodes[status])

@@ -133,7 +133,7 @@ class Tree(pn.viewable.Viewer):
         m = self.model
         self.chart = TreeChart(on_pick=m.select)
         self.title = pane(pn.bind(self._title, m.param.session))
-        self.picker = pn.widgets.Select(name="Inspect node", options=self._options(), value=m.selected,
+        self.picker = pn.widgets.Select(label="Inspect node", options=self._options(), value=m.selected,
                                         sizing_mode="stretch_width", max_width=520, margin=(4, 0))
         self.picker.param.watch(self._picked, "value")
         self.legend = pane(legend_html(), margin=(6, 0, 0, 0))

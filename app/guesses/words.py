@@ -103,7 +103,7 @@ def verified(block):
     accepted, rejected, discarded = (block.count(s) for s in ("accepted", "rejected", "discarded"))
     path = tokens(block.nodes[i].token for i in block.path)
     if block.correction is not None:
-        end = (f"At the next position every candidate was rejected, so the correction "
+        end = (f"Every candidate at position {len(block.path) + 1} was rejected, so the correction "
                f"{block.correction.token} was drawn from the last residual.")
     elif block.bonus is not None:
         end = f"A leaf was accepted, so the bonus token {block.bonus.token} was drawn from p."
@@ -186,7 +186,7 @@ COUNTER_NAMES = (
 def per_pass(counters):
     if not counters.target_passes:
         return "No tree has been committed yet."
-    return (f"{exact_or_dec(counters.tokens_per_pass)} tokens per target pass, for "
+    return (f"Tokens per target pass: {exact_or_dec(counters.tokens_per_pass)}, for "
             f"{exact_or_dec(counters.draft_steps / counters.target_passes)} draft tokens per pass.")
 
 
