@@ -179,7 +179,9 @@ def run_tree_exact(args, rule):
 
 def run_trace(args):
     rule = tree_args(args)
-    if rule is not None:
+    # One candidate under the exact rule is Algorithm 1: today's trace in every form (the tree
+    # engine gives the same JSON byte for byte, tests/test_tree.py).
+    if rule is not None and (args.candidates, rule) != (1, "exact"):
         return run_tree_trace(args, rule)
     t = transform(args)
     trace = simulate(args.draft, args.width, args.seed, args.max_tokens, args.variant, args.lookahead, args.schedule,

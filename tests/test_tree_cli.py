@@ -13,9 +13,17 @@ def run(capsys, *argv):
     return status, out.out, out.err
 
 
-def test_one_candidate_prints_todays_json_byte_for_byte(capsys):
-    base = ("trace", "--draft", "biased", "--width", "3", "--seed", "1", "--json")
+@pytest.mark.parametrize("form", [(), ("--json",), ("--markdown",)])
+def test_one_candidate_prints_todays_trace_byte_for_byte(capsys, form):
+    base = ("trace", "--draft", "biased", "--width", "3", "--seed", "1") + form
     assert run(capsys, *base, "--candidates", "1") == run(capsys, *base)
+
+
+def test_the_tree_engine_with_one_candidate_under_the_wrong_rule_is_algorithm_1_renamed(capsys):
+    base = ("trace", "--draft", "biased", "--width", "3", "--seed", "1", "--json")
+    _, ours, _ = run(capsys, *base, "--candidates", "1", "--variant", "against-p")
+    _, today, _ = run(capsys, *base)
+    assert ours == today.replace('"variant": "exact"', '"variant": "against-p"')
 
 
 def test_a_tree_trace_in_json_carries_its_nodes(capsys):

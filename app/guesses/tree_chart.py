@@ -10,7 +10,8 @@ never the only cue: each status also has its own marker shape and a mark
 """
 
 import panel as pn
-from bokeh.models import (ColumnDataSource, FixedTicker, LinearAxis, Plot, Range1d, Scatter, Segment, TapTool,
+from bokeh.events import Tap
+from bokeh.models import (ColumnDataSource, FixedTicker, LinearAxis, Plot, Range1d, Scatter, Segment,
                           Text)
 
 from ..parts import style_figure
@@ -83,7 +84,7 @@ class TreeChart:
         self.edges = {kind: ColumnDataSource({"x0": [], "y0": [], "x1": [], "y1": []}) for kind in ("other", "path")}
         self.nodes = {s: ColumnDataSource({"x": [], "y": [], "key": [], "letter": [], "mark": []}) for s in LOOK}
         self.ring = ColumnDataSource({"x": [], "y": []})
-        self.hit = ColumnDataSource({"x": [], "y": [], "key": []})
+        self.points = []  # (x, y, node id) of every drawn node, for taps
         self.fig = Plot(height=220, min_width=260, sizing_mode="stretch_width", x_range=Range1d(-0.5, 3.5),
                         y_range=Range1d(1, -1), toolbar_location=None, min_border_top=10, min_border_bottom=8)
         axis = LinearAxis(ticker=FixedTicker(ticks=[0, 1, 2]), axis_label="position in the block")
@@ -102,20 +103,19 @@ class TreeChart:
                                             text_baseline="middle", text_font_size="14px", text_font_style="bold"))
             self.fig.add_glyph(source, Text(x="x", y="y", text="mark", text_color="#1b1f24", x_offset=16,
                                             y_offset=-10, text_font_size="13px", text_font_style="bold"))
-        hit = self.fig.add_glyph(self.hit, Scatter(x="x", y="y", size=34, fill_alpha=0, line_alpha=0),
-                                 selection_glyph=Scatter(fill_alpha=0, line_alpha=0),
-                                 nonselection_glyph=Scatter(fill_alpha=0, line_alpha=0))
-        self.fig.add_tools(TapTool(renderers=[hit]))
+        # A tap arrives as a bokeh.events.Tap in data units; the nearest node is picked in Python.
         self.axis = axis
-        self.hit.selected.on_change("indices", self._tapped)
+        self.fig.on_event(Tap, self._tapped)
         self.pane = pn.pane.Bokeh(self.fig, sizing_mode="stretch_width", margin=0)
 
-    def _tapped(self, attr, old, new):
-        if new and self.on_pick is not None:
-            key = self.hit.data["key"][new[0]]
-            self.hit.selected.indices = []
-            if isinstance(key, int):
-                self.on_pick(key)
+    def _tapped(self, event):
+        """A tap on the plot picks the nearest node within half a position and half a row."""
+        if self.on_pick is None or event.x is None or event.y is None:
+            return
+        near = [(abs(x - event.x) + abs(y - event.y), key) for x, y, key in self.points
+                if abs(x - event.x) < 0.5 and abs(y - event.y) < 0.5]
+        if near:
+            self.on_pick(min(near)[1])
 
     def update(self, block, prefix, selected, depth):
         """Draw ``block`` (None: only the text so far) with node ``selected`` ringed.
@@ -138,14 +138,13 @@ class TreeChart:
             node["key"].append(str(key))
             node["letter"].append(letter)
             node["mark"].append("" if status == "text" else words.STATUS[status][0])
-        hit = {"x": [i[1] for i in items if isinstance(i[0], int)], "y": [i[2] for i in items if isinstance(i[0], int)],
-               "key": [i[0] for i in items if isinstance(i[0], int)]}
+        self.points = [(x, y, key) for key, x, y, *_ in items if isinstance(key, int)]
         ring = {"x": [], "y": []}
         if selected is not None and selected in at:
             ring = {"x": [at[selected][0]], "y": [at[selected][1]]}
         last = max([depth + 1] + [i[1] for i in items])
         with pn.io.hold():
-            for source, data in ((self.ring, ring), (self.hit, hit), *((self.edges[k], edges[k]) for k in edges)):
+            for source, data in ((self.ring, ring), *((self.edges[k], edges[k]) for k in edges)):
                 self._fill(source, data)
             for status, source in self.nodes.items():
                 self._fill(source, nodes[status])

@@ -11,6 +11,7 @@ import pytest
 from reading import assert_clean, has_text, no_horizontal_scroll
 
 from app.guesses import words
+from app.guesses.tree_chart import LOOK
 from core.tree import TreeSession
 
 pytestmark = pytest.mark.browser
@@ -22,6 +23,23 @@ def open_guesses(page):
     page.locator(".bk-tab", has_text=TITLE).click()
     has_text(page, words.INTRO[:60], timeout=30)
     return page.locator(".guesses-tab")
+
+
+REJECTED_FILL = tuple(int(LOOK["rejected"][1][i:i + 2], 16) for i in (1, 3, 5))  # the rejected nodes' fill
+
+
+def topmost_pixel(page, colour):
+    """Viewport coordinates of the topmost pixel of ``colour`` (the tree's nodes are drawn on a canvas)."""
+    import io
+
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(page.screenshot())).convert("RGB")
+    for y in range(0, image.height, 2):
+        for x in range(0, image.width, 2):
+            if image.getpixel((x, y)) == colour:
+                return x, y
+    raise AssertionError(f"no pixel of {colour} on screen")
 
 
 def click(tab, name):
@@ -41,6 +59,10 @@ def test_the_tab_steps_through_a_tree_and_inspects_each_candidate(app_page):
     has_text(page, words.verified(s.pending), words.test_words(first), words.test_words(second),
              words.correction_words(s.pending.correction))
     page.shoot("guesses_tab_1200")
+    # A tap on the first rejected node (the top one) opens it in the inspector.
+    x, y = topmost_pixel(page, REJECTED_FILL)
+    page.mouse.click(x + 6, y + 8)
+    has_text(page, "Inspector: node 1")
     page.get_by_label("Inspect node").select_option(label=words.node_label(s.pending.nodes[2]))
     has_text(page, "Inspector: node 3", words.test_words(s.pending.nodes[2]))
     s = s.commit()
