@@ -57,6 +57,11 @@ def payoff_tab(model):
     return PayoffTab(session_model=model)
 
 
+def guesses_tab(model):
+    from app.guesses import GuessesTab  # imported when the tab is first opened
+    return GuessesTab(session_model=model)
+
+
 # One line per tab: (title, factory). A title is a catalogue key (app/i18n) or plain
 # text. A factory gets the page's StepModel (the trace of "Step through a block")
 # and returns a viewable.
@@ -64,6 +69,7 @@ TABS = (
     ("tab.step", step_tab),
     ("tab.exact", exact_tab),
     ("tab.payoff", payoff_tab),
+    ("tab.guesses", guesses_tab),
 )
 
 
