@@ -143,3 +143,20 @@ def test_payoff_tab_in_chinese_has_no_english_left(app_page):
     page.shoot("zh-payoff-1200", width=1200)
     page.shoot("zh-payoff-375", width=375)
     assert_clean(page)
+
+
+def test_guesses_tab_in_chinese_has_no_english_left(app_page):
+    page = open_zh(app_page)
+    open_tab(page, "一次多个候选")
+    has_text(page, "每个位置的候选数", "这棵树", timeout=60)
+    tab = page.locator(".guesses-tab")
+    tab.get_by_role("button", name="起草", exact=True).click()
+    has_text(page, "草稿模型抽出了一棵有")
+    tab.get_by_role("button", name="验证", exact=True).click()
+    has_text(page, "一次目标前向为这棵树打了分")
+    tab.get_by_role("button", name="提交", exact=True).click()
+    has_text(page, "提交了")
+    assert english_words(visible_text(page)) == [], english_words(visible_text(page))
+    page.shoot("zh-guesses-1200", width=1200)
+    page.shoot("zh-guesses-375", width=375)
+    assert_clean(page)
