@@ -68,21 +68,21 @@
         },
         timeout: {
           what: (s) => `Python did not finish downloading within ${s} seconds, so the widget cannot run yet.`,
-          todo: "@@STILL@@ If nothing happens, check that you are online and reload the page; " +
+          todo: "{still} If nothing happens, check that you are online and reload the page; " +
             "if your network blocks the download site, ask whoever hosts this page to host a copy of Pyodide " +
             "with it (the build's --pyodide-url option).",
         },
         "slow-start": {
           what: (s) => `Python was downloaded but has not finished starting after ${s} seconds.`,
-          todo: "@@STILL@@ A busy or older device can be slow at this step: close other tabs and reload the page.",
+          todo: "{still} A busy or older device can be slow at this step: close other tabs and reload the page.",
         },
         "slow-packages": {
           what: (s) => `Python started, but the packages the widget needs have not finished loading after ${s} seconds.`,
-          todo: "@@STILL@@ If nothing happens, check that you are online and reload the page.",
+          todo: "{still} If nothing happens, check that you are online and reload the page.",
         },
         "slow-app": {
           what: (s) => `Python is running, but the widget has not finished building after ${s} seconds.`,
-          todo: "@@STILL@@ If nothing happens, reload the page; if it happens again, tell whoever hosts " +
+          todo: "{still} If nothing happens, reload the page; if it happens again, tell whoever hosts " +
             "this page (the browser's console has the details).",
         },
         packages: {
@@ -140,20 +140,20 @@
         },
         timeout: {
           what: (s) => `Python 在 ${s} 秒内没有下载完成，所以小部件暂时无法运行。`,
-          todo: "@@STILL@@如果没有反应，请检查网络连接并重新加载页面；如果你的网络屏蔽了下载网站，" +
+          todo: "{still}如果没有反应，请检查网络连接并重新加载页面；如果你的网络屏蔽了下载网站，" +
             "请让托管本页面的人同时托管一份 Pyodide（构建时的 --pyodide-url 选项）。",
         },
         "slow-start": {
           what: (s) => `Python 已下载，但 ${s} 秒后仍未启动完成。`,
-          todo: "@@STILL@@繁忙或较旧的设备在这一步可能很慢：请关闭其他标签页并重新加载页面。",
+          todo: "{still}繁忙或较旧的设备在这一步可能很慢：请关闭其他标签页并重新加载页面。",
         },
         "slow-packages": {
           what: (s) => `Python 已启动，但小部件需要的软件包在 ${s} 秒后仍未加载完成。`,
-          todo: "@@STILL@@如果没有反应，请检查网络连接并重新加载页面。",
+          todo: "{still}如果没有反应，请检查网络连接并重新加载页面。",
         },
         "slow-app": {
           what: (s) => `Python 正在运行，但小部件在 ${s} 秒后仍未构建完成。`,
-          todo: "@@STILL@@如果没有反应，请重新加载页面；如果再次发生，请告诉托管本页面的人（浏览器的控制台里有详情）。",
+          todo: "{still}如果没有反应，请重新加载页面；如果再次发生，请告诉托管本页面的人（浏览器的控制台里有详情）。",
         },
         packages: {
           what: "Python 已启动，但小部件需要的部分软件包无法下载。",
@@ -203,7 +203,7 @@
   // Each problem: what happened, and what to do (the time-limit ones say first that the page keeps trying).
   const PROBLEMS = {};
   for (const [kind, text] of Object.entries(W.problems)) {
-    PROBLEMS[kind] = { what: text.what, todo: text.todo.replace("@@STILL@@", lang === "en" ? `${STILL_TRYING} ` : STILL_TRYING) };
+    PROBLEMS[kind] = { what: text.what, todo: text.todo.replace("{still}", lang === "en" ? `${STILL_TRYING} ` : STILL_TRYING) };
   }
   const SLOW = { 1: "timeout", 2: "slow-start", 3: "slow-packages", 4: "slow-app" };
 

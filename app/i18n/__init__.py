@@ -70,6 +70,8 @@ def set_language(lang, explicit=False):
     ``explicit``: the link named it (``?lang=``), so links and embed code keep naming it.
     """
     lang = lang if lang in LANGUAGES else DEFAULT
+    if sys.platform == "emscripten":  # the Pyodide worker runs one page: its language is the process's too
+        _process.update(lang=lang, explicit=explicit)
     doc = _document()
     if doc is not None:
         try:
