@@ -7,7 +7,7 @@ import panel as pn
 from . import theme
 
 # The draft choice as every view labels it.
-DRAFT_OPTIONS = {"Aligned": "aligned", "Biased": "biased"}
+DRAFT_OPTIONS = {"Aligned": "aligned", "Biased": "biased", "Lookup": "lookup", "Heads": "heads"}  # core.ALL_DRAFTS
 
 
 @contextmanager

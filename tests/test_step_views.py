@@ -253,7 +253,7 @@ def test_the_charts_do_not_import_bokeh_plotting():
 def test_scenario_widgets_come_from_the_models_parameters(view):
     s, m = view.scenario, view.model
     assert s.width.name == "Tokens per block" and s.width.value == 3
-    assert list(s.draft.options) == ["Aligned", "Biased"]
+    assert list(s.draft.options.values()) == list(core.ALL_DRAFTS)
     s.draft.value = "biased"
     s.width.value = 5
     assert m.session.config == core.Config("biased", 5, 0)

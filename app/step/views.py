@@ -68,6 +68,9 @@ class Scenario(pn.viewable.Viewer):
             variant="outline",
             stylesheets=[theme.BUTTON], margin=(4, 5), width=190)
         self.lookahead_on.param.watch(lambda event: m.set_early_stop(event.new), "value")
+        self.schedule = pn.widgets.RadioButtonGroup.from_param(
+            m.param.schedule, options=words.SCHEDULE_OPTIONS, name="", description=None, color="primary",
+            variant="outline", stylesheets=[theme.BUTTON], margin=(4, 5))
         self.threshold = pn.widgets.DiscreteSlider.from_param(
             m.param.threshold, disabled=pn.bind(lambda la: la == urlstate.LOOKAHEAD_OFF, m.param.lookahead),
             sizing_mode="stretch_width", min_width=160, margin=(0, 10))
@@ -76,13 +79,15 @@ class Scenario(pn.viewable.Viewer):
         self._width_box = field("Width", words.HELP["width"], self.width)
         self._seed_box = field("Seed", words.HELP["seed"], pn.Row(self.seed, self.seed_down, self.seed_up, margin=0))
         self._lookahead_box = field("Dynamic lookahead", words.HELP["lookahead"], self.lookahead_on, self.threshold)
+        self._schedule_box = field("Width schedule", words.HELP["schedule"], self.schedule)
         for part, box in (("draft", self._draft_box), ("width", self._width_box), ("seed", self._seed_box),
-                          ("lookahead", self._lookahead_box)):
+                          ("lookahead", self._lookahead_box), ("schedule", self._schedule_box)):
             box.visible = pn.bind(shown(part), hidden)
         self._layout = pn.FlexBox(
-            self._draft_box, self._width_box, self._seed_box, self._lookahead_box,
+            self._draft_box, self._width_box, self._seed_box, self._lookahead_box, self._schedule_box,
             gap="12px 24px", flex_wrap="wrap", sizing_mode="stretch_width", stylesheets=[theme.CARD],
-            margin=(6, 0), visible=pn.bind(lambda h: not {"draft", "width", "seed", "lookahead"} <= h, hidden))
+            margin=(6, 0),
+            visible=pn.bind(lambda h: not {"draft", "width", "seed", "lookahead", "schedule"} <= h, hidden))
 
     @param.depends("model.lookahead", watch=True)
     def _show_lookahead(self):
@@ -229,7 +234,7 @@ def chips(block):
         if proposal.status == "rejected" and block.correction is not None:
             out.append(("extra", block.correction.token, "correction", (block.index, proposal.index)))
     if block.bonus is not None:
-        out.append(("extra", block.bonus.token, "bonus", (block.index, "bonus")))
+        out.append(("extra", block.bonus.token, words.extra_kind(block), (block.index, "bonus")))
     return out
 
 
@@ -293,7 +298,7 @@ class TokenStrip(pn.viewable.Viewer):
                 self.extra.button.styles = {"order": str(order)}
                 self.joiner.param.update(object='<span class="joiner" aria-hidden="true">' + ("→" if status == "correction"
                                                                                 else "+") + "</span>",
-                                         styles={"order": str(order)}, visible=True)
+                                         styles={"order": str(order)}, visible=status != "ordinary")
             else:
                 self.pool[slot].show(token, status, focus, selected)
             used.add(slot)
@@ -335,13 +340,17 @@ def counters_html(session):
         '<div class="counter" title="committed tokens divided by target passes">'
         f'<div class="n">{per_pass_text}</div><div class="what">tokens per target pass</div></div>'
         '</div>')
-    rows = words.COUNTER_DETAILS + ((words.EARLY_STOPS,) if session.config.lookahead is not None else ())
+    rows = (words.COUNTER_DETAILS + ((words.EARLY_STOPS,) if session.config.lookahead is not None else ())
+            + ((words.ORDINARY_STEPS,) if session.config.draft == "lookup" else ()))
     details = "".join(
         f'<div class="counter sm" title="{theme.esc(what)}"><div class="n">{getattr(c, name)}</div>'
         f'<div class="what">{theme.esc(label)}</div></div>' for name, label, what in rows)
     compare = words.compare(c)
     compare = (f'<p class="compare">{theme.esc(compare)}</p>' if compare
                else '<p class="compare muted">Nothing is committed yet.</p>')
+    widths = words.widths_used(session)
+    if widths:
+        compare += f'<p class="widths">{theme.esc(widths)}</p>'
     if session.pending is not None:
         compare += f'<p class="muted small">{theme.esc(words.PENDING_NOT_COUNTED)}</p>'
     return ('<div class="section-title"><h2>Work counters</h2></div>'
@@ -401,7 +410,7 @@ class History(pn.viewable.Viewer):
         focused = m.focus[0] if m.focus else None
         for i, line in enumerate(self.lines):
             if i < len(blocks):
-                line.param.update(label=words.history_line(blocks[i]), visible=True,
+                line.param.update(label=words.history_line(blocks[i], m.session.config.schedule), visible=True,
                                   css_classes=["selected"] if i == focused else [])
             else:
                 line.visible = False
