@@ -61,12 +61,18 @@ def payoff_tab(model):
     return PayoffTab(session_model=model)
 
 
+def guesses_tab(model):
+    from app.guesses import GuessesTab  # imported when the tab is first opened
+    return GuessesTab(session_model=model)
+
+
 # One line per tab: (title, factory). A factory gets the page's StepModel (the
 # trace of "Step through a block") and returns a viewable.
 TABS = (
     ("Step through a block", step_tab),
     ("Why it is exact", exact_tab),
     ("When it pays off", payoff_tab),
+    ("Several guesses at once", guesses_tab),
 )
 
 # Runs in the page whenever the address the model describes changes.
