@@ -197,6 +197,11 @@ PAYOFF_INTRO = ("A tree with k candidates after every node keeps more tokens per
                 "has to produce every node: k + k² + … + k^width draft tokens per block, each costing c.")
 
 
+def payoff_no_table(draft, tree_drafts):
+    return (f"Several candidates per position are drawn from a draft table, and the {draft} draft has none: "
+            f"pick {' or '.join(tree_drafts)} above to see this section's curves.")
+
+
 def payoff_best(draft, cost, best):
     return (f"For the {draft} draft at c = {dec(cost)}, the best is {count(best.candidates, 'candidate')} per "
             f"position at width {best.width}: {dec(best.tokens_per_pass, 2)} tokens per target pass, "
