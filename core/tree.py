@@ -70,6 +70,8 @@ RULE_TITLES = {
 MAX_CANDIDATES = 3
 MAX_TREE_WIDTH = 4
 STATUSES = ("proposed", "accepted", "rejected", "discarded")
+# Trees need a draft *table* to draw k independent candidates from; lookup and heads have none.
+TREE_DRAFTS = tuple(toy_tables.drafts)
 
 
 def tree_size(candidates, width):
@@ -79,8 +81,8 @@ def tree_size(candidates, width):
 
 def check(draft, candidates, width, rule="exact"):
     """Refuse a tree scenario the engine does not run, in one readable sentence."""
-    if draft not in toy_tables.drafts:
-        raise ConfigError(f"several candidates per position need a draft table ({', '.join(toy_tables.drafts)}); "
+    if draft not in TREE_DRAFTS:
+        raise ConfigError(f"several candidates per position need a draft table ({', '.join(TREE_DRAFTS)}); "
                           f"got {draft!r}")
     if isinstance(candidates, bool) or not isinstance(candidates, int) or not 1 <= candidates <= MAX_CANDIDATES:
         raise ConfigError(f"candidates must be a whole number from 1 to {MAX_CANDIDATES}, got {candidates!r}")

@@ -19,7 +19,7 @@ from app.parts import DRAFT_OPTIONS, draft_options, field
 
 from . import words
 from .common import built_when_shown, html, stylesheet
-from .model import CalculatorModel, ExactModel
+from .model import TEMPERATURES, TOP_KS, CalculatorModel, ExactModel
 
 TOP = 12  # prefixes shown before "show all"
 TOKENS = tuple(core.TOKENS)
@@ -62,6 +62,14 @@ class Controls(pn.viewable.Viewer):
                                                         stylesheets=[theme.BUTTON], margin=(4, 5))
         self.runs = pn.widgets.Select.from_param(m.param.runs, name=t("exact.field.runs"), sizing_mode="stretch_width",
                                                  min_width=100, max_width=170, margin=(4, 5), **hidden)
+        buttons = {"name": "", "color": "primary", "variant": "outline", "description": None,
+                   "stylesheets": [theme.BUTTON], "margin": (4, 5)}
+        self.temperature = pn.widgets.RadioButtonGroup.from_param(m.param.temperature, options=TEMPERATURES,
+                                                                  **buttons)
+        self.top_k = pn.widgets.RadioButtonGroup.from_param(
+            m.param.top_k, options={(t("exact.top_k.off") if v == "off" else k): v for k, v in TOP_KS.items()}, **buttons)
+        self.transform_at = pn.widgets.RadioButtonGroup.from_param(m.param.transform_at, options=words.where_options(),
+                                                                   **buttons)
         self.rule_text = html(pn.bind(self._rule_html, m.param.variant), css=css(), margin=(6, 5, 0, 5))
         self._layout = pn.Column(
             pn.FlexBox(
@@ -71,6 +79,12 @@ class Controls(pn.viewable.Viewer):
                 field(t("exact.field.k"), t("exact.field.k.help"), self.k, basis="170px"),
                 field(t("exact.field.runs"), t("exact.field.runs.help"), self.runs, basis="130px"),
                 gap="10px 22px", flex_wrap="wrap", sizing_mode="stretch_width", margin=0,
+            ),
+            pn.FlexBox(
+                field(t("exact.field.temperature"), t("exact.help.temperature"), self.temperature, basis="220px"),
+                field(t("exact.field.top_k"), t("exact.help.top_k"), self.top_k, basis="200px"),
+                field(t("exact.field.transform_at"), t("exact.help.transform_at"), self.transform_at, basis="260px"),
+                gap="10px 22px", flex_wrap="wrap", sizing_mode="stretch_width", margin=(6, 0, 0, 0),
             ),
             self.rule_text,
             sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0),
@@ -151,7 +165,10 @@ class Result(pn.viewable.Viewer):
 
     def _reading_html(self, comparison, *sample):
         m = self.model
-        sentences = words.rule_reading(comparison, m.rule, exact.greedy_target(comparison.k))
+        sentences = words.rule_reading(comparison, m.rule, exact.greedy_target(comparison.k, comparison.transform))
+        transformed = words.transform_reading(comparison, m.raw_distance, m.rule.keeps_target)
+        if transformed:
+            sentences.append(transformed)
         sentences.append(words.sample_reading(m.done, m.sampling, m.chi_target, m.chi_rule, comparison.distance))
         return paragraphs(sentences, role="status", aria_live="polite")
 
@@ -181,8 +198,10 @@ class Result(pn.viewable.Viewer):
         rule = words.rule_name(comparison.variant)
         esc = theme.esc
         showing = t("exact.keys.showing", top=TOP, n=n) if n > TOP and not show_all else ""
+        target = (t("exact.keys.target") if comparison.transform.identity
+                  else t("exact.keys.target_with", transformation=words.transformation(comparison.transform)))
         return (f'<div class="keys" aria-label="{esc(t("exact.keys.aria"))}">'
-                f'<span class="key"><span class="swatch target"></span> {esc(t("exact.keys.target"))}</span>'
+                f'<span class="key"><span class="swatch target"></span> {esc(target)}</span>'
                 f'<span class="key"><span class="swatch result"></span> {esc(t("exact.keys.rule", rule=rule))}</span>'
                 f'<span class="key"><span class="swatch sampled"></span> '
                 f'{esc(t("exact.keys.sampled", rule=rule, runs=f"{done:,}"))}</span>'

@@ -8,7 +8,7 @@ over many scenarios. The words are in the catalogues (``app/i18n``, keys
 
 import re
 
-from core import display, rates
+from core import DRAFTS, display, rates
 
 from ..i18n import DEFAULT, has, language, t
 
@@ -50,13 +50,65 @@ def p_value_text(p):
 
 
 def never_rejected(draft, variant):
-    """Whether every proposal this draft can make is kept by the rule's test (core's keep chances)."""
+    """Whether every proposal this draft can make is kept by the rule's test (core's keep chances).
+
+    ``core.rates`` has keep chances for the table drafts only; lookup and heads are rejected sometimes."""
+    if draft not in DRAFTS:
+        return False
     return all(c.accept == 1 for c in rates.keep_chances(draft, variant))
 
 
 def starts(k):
     """All k-token starts, in words: "3 possible first tokens", "9 possible two-token starts"."""
     return t(f"exact.starts.{k}" if k in (1, 2, 3, 4) else "exact.starts.n", n=3 ** k, k=k)
+
+
+# ---- temperature and top-k ---------------------------------------------------------------------
+
+WHERE_VALUES = ("both", "target", "draft")
+
+
+def where_options():
+    """Where temperature and top-k apply (label -> value), in the page's language."""
+    return {t(f"exact.where.{value}"): value for value in WHERE_VALUES}
+
+
+def transformation(transform):
+    """The transformation in words: "temperature 1/2 and top-2", "temperature 1/3", "top-1"."""
+    temperature, k = transform.temperature, transform.top_k
+    if temperature != 1 and k is not None:
+        return t("exact.tr.both", temperature=temperature, k=k)
+    if temperature != 1:
+        return t("exact.tr.temperature", temperature=temperature)
+    return t("exact.tr.top_k", k=k)
+
+
+def transform_reading(comparison, raw_distance, keeps_target):
+    """One sentence on where the transformation was applied and what the output follows, or "" without one.
+
+    ``raw_distance``: the exact distance of the output from the untransformed target (``core.exact``);
+    ``keeps_target``: whether the verification rule is the exact one (or another rule that keeps p).
+    """
+    tr = comparison.transform
+    if tr is None or tr.identity:
+        return ""
+    form = "two" if tr.temperature != 1 and tr.top_k is not None else "one"
+    fields = dict(what=transformation(tr), d=display.exact_or_dec(comparison.distance, 4),
+                  tokens=t(f"step.count.token.{_n(comparison.k)}", n=comparison.k), rule=rule_name(comparison.variant))
+    if tr.at == "draft" and comparison.distance and raw_distance == 0:
+        case = "wrong_raw"
+    elif tr.at == "draft" and comparison.distance:
+        case = "wrong"
+    elif tr.at == "draft":
+        case = "draft_lucky"
+    elif comparison.distance == 0 and keeps_target and tr.at == "target":
+        case = "target"
+    elif comparison.distance == 0 and keeps_target:
+        case = "both"
+    else:
+        case = "rule"
+    text = t(f"exact.tr.reading.{case}.{form}", **fields)
+    return text[0].upper() + text[1:]  # a sentence that starts with the transformation
 
 
 def rule_reading(comparison, rule, greedy_target):
@@ -224,3 +276,16 @@ def field_message(error):
                 return t(key, **fields)
         return t("exact.error.other")
     return error[0].upper() + error[1:] + "."
+
+
+_CONSTANTS = {
+    "WHERE": where_options,
+    "HELP": lambda: {name: t(f"exact.help.{name}") for name in ("temperature", "top_k", "transform_at")},
+}
+
+
+def __getattr__(name):
+    """The module's word constants, in the page's language (``words.WHERE``, ``words.HELP``)."""
+    if name in _CONSTANTS:
+        return _CONSTANTS[name]()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -143,6 +143,12 @@ def per_pass(counters):
 
 # ---- "When it pays off": several candidates per position ------------------------------
 
+def payoff_no_table(draft, tree_drafts):
+    drafts = t("url.or", rest=t("url.sep").join(tree_drafts[:-1]), last=tree_drafts[-1]) if len(tree_drafts) > 1 \
+        else tree_drafts[0]
+    return t("guesses.payoff.no_table", draft=draft_name(draft), drafts=drafts)
+
+
 def payoff_best(draft, cost, best):
     return t("guesses.payoff.best", draft=draft_name(draft), c=dec(cost), candidates=count(best.candidates, "candidate"),
              width=best.width, per_pass=dec(best.tokens_per_pass, 2), draft_tokens=best.draft_tokens,

@@ -12,7 +12,7 @@ import param
 from bokeh.models import ColumnDataSource, HoverTool, Range1d, Span
 from bokeh.plotting import figure
 
-from core import tree_payoff
+from core import tree, tree_payoff
 from core.display import dec
 
 from app import theme
@@ -100,6 +100,14 @@ class CandidatesView(pn.viewable.Viewer):
     def _draw(self, *events):
         m = self.model
         if m.table is None:
+            return
+        if m.draft not in tree.TREE_DRAFTS:
+            with pn.io.hold():
+                for source in (*self.sources.values(), self.best):
+                    if len(source.data["x"]):
+                        source.data = {"x": [], "y": [], "text": []}
+                self.text.object = f'<p>{theme.esc(words.payoff_no_table(m.draft, tree.TREE_DRAFTS))}</p>'
+                self.numbers.object = ""
             return
         tab = table(m.draft, m.c)
         best = tab.best
