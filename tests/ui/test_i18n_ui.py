@@ -15,7 +15,7 @@ from reading import assert_clean, has_text
 # words, names, the URL keys of the embed help, and the language switch.
 ALLOWED = {
     "token", "min", "max", "norm", "Pyodide", "Leviathan", "English", "draft_hide", "width", "seed", "reset",
-    "counters", "history", "intro", "lang", "en", "zh", "off", "lookahead", "Hugging", "Face", "schedule", "Tab",
+    "counters", "history", "intro", "lang", "en", "zh", "off", "lookahead", "Hugging", "Face", "schedule", "Tab", "top", "Top",
 }
 
 VISIBLE_TEXT_JS = """
