@@ -66,7 +66,7 @@ class Prop:
     choices: tuple = ()
     low: int = 0
     high: int = 0
-    what: dict = field(default_factory=dict)  # fields of the notice that describes the valid values
+    must: dict = field(default_factory=dict)  # fields of the catalogue's url.must.NAME: the valid values
 
     def parse(self, text):
         """The value ``text`` stands for; ValueError when it is not valid."""
@@ -101,16 +101,27 @@ class Prop:
     def format(self, value):
         return str(value)
 
+    def valid(self):
+        """The valid values in words, in the page's language ("a whole number from 1 to 8")."""
+        fields = {k: _either(v) if isinstance(v, tuple) else v for k, v in self.must.items()}
+        return t(f"url.must.{self.name}", **fields)
+
+    @property
+    def what(self):
+        """The valid values in English, for the build's messages (the CLI stays English)."""
+        with i18n.use("en"):
+            return self.valid().strip()
+
 
 PROPS = (
     Prop("draft", "choice", "aligned", choices=tuple(core.ALL_DRAFTS),
-         what={"choices": tuple(core.ALL_DRAFTS)}),
-    Prop("width", "int", 3, low=1, high=core.MAX_WIDTH, what={"low": 1, "high": core.MAX_WIDTH}),
+         must={"choices": tuple(core.ALL_DRAFTS)}),
+    Prop("width", "int", 3, low=1, high=core.MAX_WIDTH, must={"low": 1, "high": core.MAX_WIDTH}),
     Prop("seed", "int", 0, low=0, high=SEED_MAX),
     Prop("lookahead", "threshold", LOOKAHEAD_OFF, choices=LOOKAHEADS,
-         what={"low": THRESHOLDS[0], "high": THRESHOLDS[-1]}),
-    Prop("schedule", "choice", "fixed", choices=tuple(core.SCHEDULES), what={"choices": tuple(core.SCHEDULES)}),
-    Prop("steps", "int", 0, low=0, high=STEPS_MAX, what={"low": 0, "high": STEPS_MAX}),
+         must={"low": THRESHOLDS[0], "high": THRESHOLDS[-1]}),
+    Prop("schedule", "choice", "fixed", choices=tuple(core.SCHEDULES), must={"choices": tuple(core.SCHEDULES)}),
+    Prop("steps", "int", 0, low=0, high=STEPS_MAX, must={"low": 0, "high": STEPS_MAX}),
 )
 BY_NAME = {prop.name: prop for prop in PROPS}
 
@@ -191,8 +202,7 @@ def _either(choices):
 
 def _notice(prop):
     """One bad value's notice, in the page's language (it names the setting, never the URL's value)."""
-    what = {k: _either(v) if isinstance(v, tuple) else v for k, v in prop.what.items()}
-    must = t(f"url.must.{prop.name}", **what)
+    must = prop.valid()
     if prop.name == "lang":
         return t("url.notice.lang", must=must)
     return t("url.notice", name=prop.name, must=must, default=prop.default)
