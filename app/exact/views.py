@@ -73,7 +73,8 @@ class Controls(pn.viewable.Viewer):
         self._layout = pn.Column(
             pn.FlexBox(
                 field("Verification rule", "Which test judges the proposals.", self.variant, basis="220px"),
-                field("Draft model", "Biased over-proposes A.", self.draft, basis="180px"),
+                field("Draft model", "Biased over-proposes A; lookup copies from the text; heads guess ahead.",
+                      self.draft, basis="330px"),
                 field("Width", "Tokens drafted per block.", self.width, basis="180px"),
                 field("First k tokens", "How much output to compare.", self.k, basis="170px"),
                 field("Runs", "Seeded runs to sample.", self.runs, basis="130px"),

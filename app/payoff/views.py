@@ -69,7 +69,8 @@ class Controls(pn.viewable.Viewer):
         self._layout = pn.Column(
             pn.FlexBox(
                 field("Draft cost c", "One draft step, in target passes.", self.cost, basis="260px"),
-                field("Draft model", "Biased over-proposes A.", self.draft, basis="180px"),
+                field("Draft model", "Biased over-proposes A; lookup copies from the text; heads guess ahead.",
+                      self.draft, basis="330px"),
                 field("Dynamic lookahead", "Stop drafting when the draft is unsure.", self.lookahead,
                       basis="170px"),
                 field("Lookahead threshold", "Stop after a proposal x with q(x) below this.", self.threshold,

@@ -219,7 +219,7 @@ def legend_html():
     return ('<div class="legend" aria-label="How to read the chips">' + "".join(items)
             + '<span class="item">Colours: ' + " ".join(theme.chip(t, "sm") for t in theme.TOKEN_COLOURS)
             + " (the letter is always shown)</span>"
-            + '<span class="item">In the output: ✓ accepted guess, ↺ correction, ★ bonus</span></div>')
+            + '<span class="item">In the output: ✓ accepted guess, ↺ correction, ★ bonus, ● ordinary step</span></div>')
 
 
 def chips(block):

@@ -64,9 +64,9 @@ def threshold(config):
 # ---- the controls ----------------------------------------------------------------
 
 HELP = {
-    "draft": "Aligned: the draft uses the target's own table, so every guess is accepted. "
-             "Biased: the draft strongly favours A, so the target has to correct it. "
-             "Lookup: copies what followed the last token's most recent earlier occurrence in the text. "
+    "draft": "Aligned: the target's own table, so every guess is accepted. "
+             "Biased: strongly favours A, so the target corrects it. "
+             "Lookup: copies what followed the last token earlier in the text. "
              "Heads: extra heads on the target guess 1, 2, 3… tokens ahead at once.",
     "schedule": "Fixed: every block drafts the width above. Heuristic (Hugging Face's assisted generation): "
                 "the first block uses the width above, then +2 after a block whose every guess was accepted, "
@@ -542,7 +542,7 @@ def where_rows(draft, proposal):
                 f"but a copy from the text.")
     if draft == "heads":
         return (f"Head {x.index + 1} guessed {count(x.index + 1, 'token')} ahead of the committed text; the "
-                f"target tests its guess with its own row {row_name(x.prefix)}.")
+                f"target tests its guess with its own row for {row_name(x.prefix)}.")
     return f"The toy tables look only at the last token, so this position uses their rows for {row_name(x.prefix)}."
 
 
