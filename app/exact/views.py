@@ -51,6 +51,7 @@ class Controls(pn.viewable.Viewer):
         self.variant = pn.widgets.Select.from_param(m.param.variant, name="Verification rule", margin=(4, 5),
                                                     sizing_mode="stretch_width", **hidden)
         self.draft = pn.widgets.RadioButtonGroup.from_param(m.param.draft, options=DRAFT_OPTIONS, name="",
+                                                            sizing_mode="stretch_width", max_width=420,
                                                             color="primary",
                                                             variant="outline", description=None,
                                                             stylesheets=[theme.BUTTON], margin=(4, 5))

@@ -59,6 +59,7 @@ class Controls(pn.viewable.Viewer):
                   "sizing_mode": "stretch_width", "min_width": 160, "margin": (4, 10)}
         self.cost = pn.widgets.FloatSlider.from_param(m.param.cost, **slider)
         self.draft = pn.widgets.RadioButtonGroup.from_param(m.param.draft, options=DRAFT_OPTIONS, name="",
+                                                            sizing_mode="stretch_width", max_width=420,
                                                             color="primary", variant="outline", description=None,
                                                             stylesheets=[theme.BUTTON], margin=(4, 5))
         self.lookahead = pn.widgets.Toggle.from_param(m.param.lookahead, name="Add the lookahead curves",
