@@ -54,7 +54,7 @@ class Controls(pn.viewable.Viewer):
                                                             sizing_mode="stretch_width", max_width=420,
                                                             color="primary",
                                                             variant="outline", description=None,
-                                                            stylesheets=[theme.BUTTON], margin=(4, 5))
+                                                            stylesheets=[theme.BUTTON], margin=(4, 2))
         self.width = pn.widgets.IntSlider.from_param(m.param.width, name="", bar_color=theme.ACCENT,
                                                      sizing_mode="stretch_width",
                                                      min_width=150, margin=(4, 10))

@@ -61,7 +61,7 @@ class Controls(pn.viewable.Viewer):
         self.draft = pn.widgets.RadioButtonGroup.from_param(m.param.draft, options=DRAFT_OPTIONS, name="",
                                                             sizing_mode="stretch_width", max_width=420,
                                                             color="primary", variant="outline", description=None,
-                                                            stylesheets=[theme.BUTTON], margin=(4, 5))
+                                                            stylesheets=[theme.BUTTON], margin=(4, 2))
         self.lookahead = pn.widgets.Toggle.from_param(m.param.lookahead, name="Add the lookahead curves",
                                                       color="primary", variant="outline", css_classes=["wrap"],
                                                       stylesheets=[theme.BUTTON, *css()], margin=(4, 5),
