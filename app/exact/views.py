@@ -64,7 +64,8 @@ class Controls(pn.viewable.Viewer):
         self.runs = pn.widgets.Select.from_param(m.param.runs, name="Runs", sizing_mode="stretch_width",
                                                  min_width=100, max_width=170, margin=(4, 5), **hidden)
         buttons = {"name": "", "color": "primary", "variant": "outline", "description": None,
-                   "stylesheets": [theme.BUTTON], "margin": (4, 5)}
+                   "stylesheets": [theme.BUTTON], "margin": (4, 2), "sizing_mode": "stretch_width",
+                   "max_width": 340}
         self.temperature = pn.widgets.RadioButtonGroup.from_param(m.param.temperature, options=TEMPERATURES,
                                                                   **buttons)
         self.top_k = pn.widgets.RadioButtonGroup.from_param(m.param.top_k, options=TOP_KS, **buttons)

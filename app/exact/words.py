@@ -47,7 +47,7 @@ def never_rejected(draft, variant):
 
 # ---- temperature and top-k ---------------------------------------------------------------------
 
-WHERE = {"Both models": "both", "Target only": "target", "Draft only": "draft"}
+WHERE = {"Both": "both", "Target only": "target", "Draft only": "draft"}
 HELP = {
     "temperature": "T = 1/n raises each row to the power n and rescales it: lower T, sharper rows.",
     "top_k": "Keep only the k most likely tokens of each row (ties go to A, then B, then C).",
