@@ -1,4 +1,4 @@
-"""``python3 build.py [--out DIR] [--pyodide-url URL] [--load-timeout S] [--serve [--port N]]``."""
+"""``python3 build.py [--out DIR] [--pyodide-url URL] [--load-timeout S] [--prerender QUERY ...] [--serve [--port N]]``."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from .prerender import read_queries
 from .project import ROOT, BuildError
 from .site import DEFAULT_LOAD_TIMEOUT
 
@@ -33,6 +34,9 @@ def parse_args(argv, resolve_url=True):
                              "folder (default: the public release Panel uses)")
     parser.add_argument("--load-timeout", type=float, default=DEFAULT_LOAD_TIMEOUT, metavar="S",
                         help="seconds the runtime may take before the page says it could not load (default: 30)")
+    parser.add_argument("--prerender", action="append", default=[], metavar="QUERY",
+                        help="also pre-render the scenario of a link's query, e.g. 'draft=biased&width=3&seed=1', "
+                             "so that link shows its own numbers before Python is up (repeat for more)")
     parser.add_argument("--serve", action="store_true", help="serve the folder on 127.0.0.1 after building")
     parser.add_argument("--port", type=int, default=None, help="port for --serve (default: 8000; 0 picks a free one)")
     args = parser.parse_args(argv)
@@ -43,6 +47,10 @@ def parse_args(argv, resolve_url=True):
         parser.error(f"--port {args.port} is not a port number")
     if not 1 <= args.load_timeout <= 600:
         parser.error("--load-timeout must be between 1 and 600 seconds")
+    try:
+        args.prerender, args.prerender_notes = read_queries(args.prerender)
+    except BuildError as exc:
+        parser.error(str(exc))
     if args.pyodide_url is not None or resolve_url:
         try:
             args.pyodide_url = pyodide_script_url(args.pyodide_url)
@@ -83,7 +91,9 @@ def main(argv=None) -> int:
         sys.path.insert(0, str(ROOT))  # `import app` for panel convert and the probe
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
     try:
-        info = build(out, args.pyodide_url, args.load_timeout)
+        for note in args.prerender_notes:
+            print(f"build.py: {note}: left out", flush=True)
+        info = build(out, args.pyodide_url, args.load_timeout, prerender=args.prerender)
         mb = info["total_bytes"] / 1e6
         print(f"build.py: built {out} in {info['build_seconds']} s: {len(info['files'])} files, {mb:.1f} MB "
               f"(Pyodide {info['pyodide']['version']} from {info['pyodide']['url']})", flush=True)

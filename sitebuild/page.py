@@ -169,3 +169,77 @@ def page_references(page: Path) -> list[str]:
     """The files of this site a page loads, without query or fragment."""
     return sorted({url.split("?")[0].split("#")[0] for url in page_resources(page.read_text(encoding="utf-8"))
                    if not re.match(r"^[a-z]+:|^//", url)})
+
+
+SHARED_CSS_ID = "specstep-css-{}"
+
+
+def share_stylesheets(docs: dict) -> dict:
+    """The document with each stylesheet text that several models carry stored once, and referenced.
+
+    Panel gives each model its stylesheets as text (its loading spinner's CSS, a view's
+    own), so the same text is serialised for every model that has it: in our page about
+    half of the pre-rendered document. BokehJS reads a model's stylesheet as text or as an
+    ``InlineStyleSheet`` model, and one model may be referenced from many (as Panel does
+    with its ``ImportedStyleSheet``s): the first use here defines it, later ones refer to
+    it by id. BokehJS decodes a document in its JSON order, so that is the order used.
+    """
+    counts: dict[str, int] = {}
+
+    def count(node):
+        if isinstance(node, dict):
+            sheets = node.get("attributes", {}).get("stylesheets") if node.get("type") == "object" else None
+            for sheet in sheets if isinstance(sheets, list) else ():
+                if isinstance(sheet, str):
+                    counts[sheet] = counts.get(sheet, 0) + 1
+            for value in node.values():
+                count(value)
+        elif isinstance(node, list):
+            for value in node:
+                count(value)
+
+    defined: dict[str, str] = {}
+
+    def share(node):
+        # In the JSON's own order, attribute by attribute: the first use of a text defines it.
+        if isinstance(node, dict):
+            model = node.get("type") == "object"
+            for key, value in node.items():
+                if model and key == "attributes" and isinstance(value, dict):
+                    for name, attribute in value.items():
+                        if name == "stylesheets" and isinstance(attribute, list):
+                            value[name] = [shared(sheet) for sheet in attribute]
+                        else:
+                            share(attribute)
+                else:
+                    share(value)
+        elif isinstance(node, list):
+            for value in node:
+                share(value)
+
+    def shared(sheet):
+        if not isinstance(sheet, str) or counts.get(sheet, 0) < 2:
+            share(sheet)
+            return sheet
+        if sheet in defined:
+            return {"id": defined[sheet]}
+        defined[sheet] = SHARED_CSS_ID.format(len(defined) + 1)
+        return {"type": "object", "name": "InlineStyleSheet", "id": defined[sheet], "attributes": {"css": sheet}}
+
+    count(docs)
+    share(docs)
+    return docs
+
+
+def share_page_stylesheets(html: str) -> str:
+    """``share_stylesheets`` on the pre-rendered document inside the page."""
+    import html as html_lib
+    import json
+
+    script = re.compile(r'(<script type="application/json" id="[^"]+">)(.*?)(</script>)', re.S)
+    found = script.findall(html)
+    if len(found) != 1:
+        raise BuildError(f"expected one pre-rendered document in panel convert's page, found {len(found)}")
+    docs = share_stylesheets(json.loads(html_lib.unescape(found[0][1])))
+    text = html_lib.escape(json.dumps(docs, separators=(",", ":")), quote=False)
+    return script.sub(lambda m: m.group(1) + text + m.group(3), html, count=1)

@@ -75,18 +75,27 @@ class _Hiding:
         return getattr(self.finder, name)
 
 
-def probe_imports(root: str, location_json: str) -> dict:
-    """Run the app as the worker would; return the top-level modules imported and what went wrong
-    while exercising it (reported, not fatal), or {"error": ...} when it cannot start."""
-    import asyncio
+def pretend_pyodide(root: str) -> dict:
+    """Make this interpreter look like the page's worker to Panel; return the stand-in modules.
 
-    baseline = {name.split(".")[0] for name in sys.modules}  # interpreter start-up, .pth hooks
+    For a spawned interpreter only: it changes sys.modules and the import hooks for good.
+    """
     stubs = {"_pyodide": _Stub("_pyodide"), "js": _JS("js"), "pyodide": _Stub("pyodide"),
              "pyodide.ffi": _Stub("pyodide.ffi"), "pyodide.http": _Stub("pyodide.http"),
              "pyodide_http": _Stub("pyodide_http")}
     sys.modules.update(stubs)
     sys.meta_path[:] = [_Hiding(finder) for finder in sys.meta_path]
     sys.path.insert(0, root)
+    return stubs
+
+
+def probe_imports(root: str, location_json: str) -> dict:
+    """Run the app as the worker would; return the top-level modules imported and what went wrong
+    while exercising it (reported, not fatal), or {"error": ...} when it cannot start."""
+    import asyncio
+
+    baseline = {name.split(".")[0] for name in sys.modules}  # interpreter start-up, .pth hooks
+    stubs = pretend_pyodide(root)
 
     from panel.viewable import ServableMixin
 

@@ -23,8 +23,10 @@ from pathlib import Path
 
 from . import npm_pyodide
 from .packages import plan_packages
-from .page import (Assets, check_panel_worker, drop_unused_bokeh, page_references, page_resources, rewrite_page,
-                   run_convert)
+from .page import (URL_RE, Assets, check_panel_worker, drop_unused_bokeh, page_references, page_resources,
+                   rewrite_page, run_convert, share_page_stylesheets, share_stylesheets)
+from .prerender import Scenario, url_table
+from .prerender import render as render_scenarios
 from .probe import NOT_IN_PAGE, run_probe
 from .project import ENTRY, EXAMPLE_QUERY, OUR_PACKAGES, ROOT, WEB, BuildError, panel_version, pyodide_version
 from .wheels import SITE_PACKAGES_IN_PYODIDE, BuiltWheel, build_wheels
@@ -35,8 +37,9 @@ PWA_ICONS = ("favicon.ico", "icon-vector.svg", "icon-32x32.png", "icon-192x192.p
 BUILD_INFO = "build-info.json"
 
 
-def build(out: Path, pyodide_url: str, load_timeout: float = DEFAULT_LOAD_TIMEOUT, log=print) -> dict:
-    """Build the site into ``out``; return build-info.json's content."""
+def build(out: Path, pyodide_url: str, load_timeout: float = DEFAULT_LOAD_TIMEOUT, log=print,
+          prerender: list[Scenario] = ()) -> dict:
+    """Build the site into ``out`` (with a pre-render of each of ``prerender``); return build-info.json's content."""
     started = time.perf_counter()
     if not ENTRY.is_file():
         raise BuildError(f"{ENTRY.relative_to(ROOT)} does not exist (the app's entry module)")
@@ -55,7 +58,9 @@ def build(out: Path, pyodide_url: str, load_timeout: float = DEFAULT_LOAD_TIMEOU
             log("build.py: slim wheels: " + ", ".join(f"{s.dist} {s.version}" for s in plan.self_hosted))
             wheels = build_wheels(plan, work, stage / "wheels")
             log("build.py: converting app/main.py with panel convert (pre-rendering its first state)")
-            site = write_site(stage, work, pyodide_url, load_timeout, plan, wheels)
+            if prerender:
+                log("build.py: pre-rendering " + ", ".join(s.query for s in prerender))
+            site = write_site(stage, work, pyodide_url, load_timeout, plan, wheels, prerender)
             check_site(stage)
         seconds = time.perf_counter() - started
         info = build_info(stage, pyodide_url, wheels, site, probe, seconds)
@@ -69,15 +74,17 @@ def build(out: Path, pyodide_url: str, load_timeout: float = DEFAULT_LOAD_TIMEOU
     return info
 
 
-def write_site(stage: Path, work: Path, pyodide_url: str, load_timeout: float, plan, wheels: list[BuiltWheel]) -> dict:
+def write_site(stage: Path, work: Path, pyodide_url: str, load_timeout: float, plan, wheels: list[BuiltWheel],
+               prerender: list[Scenario] = ()) -> dict:
     html, panel_worker = run_convert(ENTRY, work / "convert")
     check_panel_worker(panel_worker)
     html, dropped_bokeh = drop_unused_bokeh(html)
     title = page_title(html)
     assets = Assets(stage)
-    page = rewrite_page(html, assets, title)
+    page = share_page_stylesheets(rewrite_page(html, assets, title))
     assets.copy_panel_dirs()
     (stage / "index.html").write_text(page, encoding="utf-8")
+    extras = write_prerenders(stage, assets, prerender, page.count("data-root-id="))
 
     index_url = pyodide_url[: pyodide_url.rfind("/") + 1] or "./"
     packages = {
@@ -106,6 +113,8 @@ def write_site(stage: Path, work: Path, pyodide_url: str, load_timeout: float, p
         "pyodideHost": host.group(1) if host else None,
         "serviceWorker": "serviceWorker.js",
         "prerendered": prerendered_scenario(),
+        "props": url_table(),
+        "prerenders": extras,
     }
     (stage / "loader.js").write_text(fill((WEB / "loader.js").read_text(), {"CONFIG": js_json(loader_config)}))
     shutil.copyfile(WEB / "loader.css", stage / "loader.css")
@@ -149,7 +158,33 @@ def write_site(stage: Path, work: Path, pyodide_url: str, load_timeout: float, p
         "PYODIDE_INDEX": json.dumps(index_url),
         "PYODIDE_ORIGIN": json.dumps(pyodide_origin.group(1) if pyodide_origin else None),
     }, required={"BUILD_ID", "PRECACHE"}))
-    return {"title": title, "build_id": build_id, "packages": packages, "dropped_bokeh": dropped_bokeh}
+    return {"title": title, "build_id": build_id, "packages": packages, "dropped_bokeh": dropped_bokeh,
+            "prerenders": extras}
+
+
+def write_prerenders(stage: Path, assets: Assets, scenarios: list[Scenario], roots: int) -> list[dict]:
+    """prerender/*.json, one per scenario (the worker's first render, with local JS/CSS); the loader's list."""
+    extras = []
+    rendered = render_scenarios(scenarios)
+    for scenario in scenarios:
+        payload = dict(rendered[scenario.query])
+        # Compact JSON (as index.html's own document is), with Panel's and Bokeh's files local.
+        docs_json = json.dumps(share_stylesheets(json.loads(payload["docs_json"])), separators=(",", ":"))
+        docs_json = URL_RE.sub(lambda m: assets.local(m.group(0)) or m.group(0), docs_json)
+        root_ids = json.loads(payload["root_ids"])
+        if len(root_ids) != roots:
+            raise BuildError(f"the pre-render of {scenario.query} has {len(root_ids)} roots where index.html has {roots}")
+        for url in page_resources(f'<script type="application/json" id="x">{docs_json}</script>'):
+            if re.match(r"^[a-z]+:|^//", url) or not (stage / url.split("?")[0]).is_file():
+                raise BuildError(f"the pre-render of {scenario.query} loads {url}, which is not in the build")
+        target = stage / scenario.file
+        target.parent.mkdir(parents=True, exist_ok=True)
+        # The loader draws it as it draws the worker's first render (whose fields are JSON text).
+        target.write_text('{"query":%s,"docs_json":%s,"render_items":%s,"root_ids":%s}' % (
+            json.dumps(scenario.query), docs_json, json.dumps(json.loads(payload["render_items"]), separators=(",", ":")),
+            json.dumps(root_ids, separators=(",", ":"))), encoding="utf-8")
+        extras.append({"query": scenario.query, "values": scenario.values, "file": scenario.file})
+    return extras
 
 
 def prerendered_scenario() -> dict:
@@ -231,6 +266,7 @@ def build_info(stage: Path, pyodide_url: str, wheels: list[BuiltWheel], site: di
         "build_id": site["build_id"],
         "build_seconds": round(seconds, 1),
         "bokeh_extensions_left_out": site["dropped_bokeh"],
+        "prerendered": [{"query": e["query"], "file": e["file"]} for e in site["prerenders"]],
         "from_pyodide": site["packages"]["from_pyodide"],
         "wheels": site["packages"]["wheels"],
         "probe": {"actions": probe["actions"], "problems": probe["problems"],

@@ -6,7 +6,8 @@
 // it keeps. Until the worker has rendered, the pre-rendered widget stays on screen,
 // readable but inert (a click on it could do nothing yet) — unless the URL asks for
 // another scenario than the pre-rendered one: then its numbers would be wrong, so a
-// placeholder names the link's scenario instead.
+// placeholder names the link's scenario instead, and if the build pre-rendered that
+// scenario too (build.py --prerender), its file replaces the placeholder.
 //
 // Everything shown here is set with textContent: text from the URL is never HTML.
 "use strict";
@@ -139,12 +140,47 @@
     return text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 1)}…` : text;
   }
 
+  // One value of a link as app/urlstate.py's PROPS row reads it (the build hands over the
+  // table), or null when it would not be valid there or this cannot tell: stricter than
+  // Python, never looser, so a link is matched only with a scenario it surely asks for.
+  function readValue(prop, text) {
+    if (text.length > MAX_VALUE) return null;
+    const value = text.replace(/^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g, "");
+    if (prop.kind === "choice" || prop.kind === "threshold") {
+      const lower = /^[A-Za-z0-9.]+$/.test(value) ? value.toLowerCase() : null;
+      if (lower !== null && prop.choices.includes(lower)) return lower;
+      const tenths = prop.kind === "threshold" ? /^0?\.([1-9])0*$/.exec(value) : null;
+      return tenths && prop.choices.includes(`0.${tenths[1]}0`) ? `0.${tenths[1]}0` : null;
+    }
+    if (prop.kind === "int" && /^[0-9]{1,16}$/.test(value)) {
+      const number = BigInt(value);
+      return number >= BigInt(prop.low) && number <= BigInt(prop.high) ? number.toString() : null;
+    }
+    return null;
+  }
+
+  // The link's scenario: every PROPS value as the app would read it, or null.
+  function linkValues(query) {
+    if (!Array.isArray(CONFIG.props)) return null;
+    const values = {};
+    for (const prop of CONFIG.props) {
+      const given = query.getAll(prop.name); // the last one counts, as in urlstate.read
+      values[prop.name] = given.length ? readValue(prop, given[given.length - 1]) : prop.default;
+      if (values[prop.name] === null) return null;
+    }
+    return values;
+  }
+
+  function sameValues(a, b) {
+    return !!a && !!b && CONFIG.props.every((prop) => String(a[prop.name]) === String(b[prop.name]));
+  }
+  window.specstepLinkValues = (search) => linkValues(new URLSearchParams(search));
+
   // The link's scenario values that differ from the pre-rendered page's, or null.
   // Without the build's note of what it pre-rendered, any scenario in the URL counts.
-  function otherScenario() {
-    let query;
-    try { query = new URLSearchParams(window.location.search); } catch (error) { return null; }
+  function otherScenario(query, values) {
     const prerendered = CONFIG.prerendered || null;
+    if (values !== null && sameValues(values, prerendered)) return null;
     const asked = {};
     let differs = false;
     for (const key of SCENARIO_KEYS) {
@@ -169,7 +205,10 @@
   }
 
   let placeholder = null;
-  const asked = otherScenario();
+  let query = null;
+  try { query = new URLSearchParams(window.location.search); } catch (error) { /* no scenario to read */ }
+  const values = query ? linkValues(query) : null;
+  const asked = query ? otherScenario(query, values) : null;
   if (asked) {
     // The pre-rendered widget shows the default scenario's numbers: hidden until the
     // worker has rendered the link's own.
@@ -190,6 +229,68 @@
     document.body.classList.remove("specstep-other-scenario");
     if (placeholder) placeholder.remove();
     placeholder = null;
+    const note = status && status.querySelector(".specstep-status-note");
+    if (note && !done) {
+      note.textContent = PREVIEW;
+      note.hidden = false;
+    }
+  }
+
+  // A document as the worker sends it for its first render (JSON text), or as build.py
+  // --prerender wrote it (the same, parsed), drawn into the page's roots in place of what they show.
+  const parsed = (value) => (typeof value === "string" ? JSON.parse(value) : value);
+  async function draw(docsJsonValue, renderItemsValue, rootIdsValue) {
+    const docsJson = parsed(docsJsonValue);
+    const renderItems = parsed(renderItemsValue);
+    const rootIds = parsed(rootIdsValue);
+    // Map the document's roots onto the pre-rendered elements, in data-root-id order.
+    const dataRoots = rootElements().map((el) => [el.getAttribute("data-root-id"), el.id]);
+    dataRoots.sort((a, b) => (a[0] < b[0] ? -1 : 1));
+    const roots = {};
+    rootIds.forEach((id, i) => { if (dataRoots[i]) roots[id] = dataRoots[i][1]; });
+    renderItems[0].roots = roots;
+    renderItems[0].root_ids = rootIds;
+    Bokeh.index.roots.map((view) => view.remove());
+    for (const el of rootElements()) el.replaceChildren();
+    showScenario();
+    const [views] = await Bokeh.embed.embed_items(docsJson, renderItems);
+    return views;
+  }
+
+  // The page's own pre-render is drawn once the document has loaded; a document drawn
+  // before it finished would be drawn over. Resolves when it is drawn (or after 20 s).
+  function defaultDrawn() {
+    return new Promise((resolve) => {
+      const started = Date.now();
+      const wanted = rootElements().length;
+      const check = () => {
+        const drawn = typeof Bokeh !== "undefined" && Bokeh.index ? Bokeh.index.roots.length : 0;
+        if (drawn >= wanted || Date.now() - started > 20_000) resolve();
+        else setTimeout(check, 20);
+      };
+      check();
+    });
+  }
+
+  // The build pre-rendered the link's scenario: fetched (once, kept by the service
+  // worker) and shown, inert, until the worker renders. A failed fetch keeps the placeholder.
+  let workerRendering = false;
+  let prerendering = Promise.resolve();
+  const extra = asked && values && Array.isArray(CONFIG.prerenders)
+    ? CONFIG.prerenders.find((entry) => sameValues(values, entry.values)) : null;
+  if (extra) {
+    prerendering = (async () => {
+      const response = await fetch(extra.file);
+      if (!response.ok) throw new Error(`${extra.file}: HTTP ${response.status}`);
+      const payload = await response.json();
+      await defaultDrawn();
+      if (workerRendering) return;
+      await draw(payload.docs_json, payload.render_items, payload.root_ids);
+      setInert(true);
+      if (lastProblem) say(...lastProblem); // its words about the placeholder no longer hold
+      document.body.dataset.specstepPrerendered = extra.query;
+      mark("prerendered");
+    })().catch((error) => console.warn("[specstep] pre-rendered scenario not shown:", error));
   }
 
   // ----- Status line -----------------------------------------------------------
@@ -217,8 +318,14 @@
     document.body.classList.add("specstep-preview");
   }
 
+  let lastProblem = null;
   function problem(kind, detail, seconds) {
     mark(`failed-${kind}`);
+    lastProblem = [kind, detail, seconds];
+    say(kind, detail, seconds);
+  }
+
+  function say(kind, detail, seconds) {
     if (!status || done) return;
     const text = PROBLEMS[kind] || PROBLEMS.app;
     status.dataset.stage = `failed-${kind}`;
@@ -399,20 +506,9 @@
       }
     } else if (msg.type === "render") {
       try {
-        const docsJson = JSON.parse(msg.docs_json);
-        const renderItems = JSON.parse(msg.render_items);
-        const rootIds = JSON.parse(msg.root_ids);
-        // Map the worker's roots onto the pre-rendered elements, in data-root-id order.
-        const dataRoots = rootElements().map((el) => [el.getAttribute("data-root-id"), el.id]);
-        dataRoots.sort((a, b) => (a[0] < b[0] ? -1 : 1));
-        const roots = {};
-        rootIds.forEach((id, i) => { if (dataRoots[i]) roots[id] = dataRoots[i][1]; });
-        renderItems[0].roots = roots;
-        renderItems[0].root_ids = rootIds;
-        Bokeh.index.roots.map((view) => view.remove());
-        for (const el of rootElements()) el.replaceChildren();
-        showScenario();
-        const [views] = await Bokeh.embed.embed_items(docsJson, renderItems);
+        workerRendering = true;
+        await prerendering;
+        const views = await draw(msg.docs_json, msg.render_items, msg.root_ids);
         finished();
         mark("ready");
         const jsdoc = [...views.roots.values()][0].model.document;

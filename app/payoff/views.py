@@ -315,7 +315,10 @@ class PayoffTab(pn.viewable.Viewer):
             self.controls = Controls(model=self.model)
             self.curves = Curves(model=self.model)
             self.notes = Notes(model=self.model)
-            self.body = pn.Column(self.controls, self.curves, self.notes, sizing_mode="stretch_width", margin=0)
+            from .candidates import CandidatesView  # several candidates per position (issue 13)
+            self.candidates = CandidatesView(model=self.model)
+            self.body = pn.Column(self.controls, self.curves, self.candidates, self.notes, sizing_mode="stretch_width",
+                                  margin=0)
             self.model.activate()
         return self.body
 

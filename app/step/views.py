@@ -19,6 +19,8 @@ import param
 from core.display import dec, frac
 
 from .. import theme, urlstate
+from ..embed import page
+from ..embed import words as embed_words
 from ..parts import field, html
 from . import words
 from .inspector import Inspector
@@ -52,13 +54,16 @@ class Scenario(pn.viewable.Viewer):
         self.width = pn.widgets.IntSlider.from_param(
             m.param.width, sizing_mode="stretch_width", min_width=160, margin=(4, 10))
         # The label above names the seed box.
-        self.seed = pn.widgets.IntInput.from_param(m.param.seed, name="", description=None, width=130, margin=(4, 5))
+        self.seed = pn.widgets.IntInput.from_param(m.param.seed, name="Seed", description=None, width=130, margin=(4, 5),
+                                                   css_classes=["sp-seed-input"], stylesheets=[theme.SEED_INPUT])
         low, high = m.param.seed.bounds
         self.seed_down = pn.widgets.Button(
             label="−", description="Previous seed", width=44, stylesheets=[theme.BUTTON], align="end",
+            css_classes=["sp-seed-down"],
             margin=(4, 2), disabled=pn.bind(lambda seed: seed <= low, m.param.seed))
         self.seed_up = pn.widgets.Button(
             label="+", description="Next seed", width=44, stylesheets=[theme.BUTTON], align="end",
+            css_classes=["sp-seed-up"],
             margin=(4, 2), disabled=pn.bind(lambda seed: seed >= high, m.param.seed))
         self.seed_down.on_click(lambda event: m.shift_seed(-1))
         self.seed_up.on_click(lambda event: m.shift_seed(+1))
@@ -74,7 +79,7 @@ class Scenario(pn.viewable.Viewer):
             variant="outline", stylesheets=[theme.BUTTON], margin=(4, 5))
         self.threshold = pn.widgets.DiscreteSlider.from_param(
             m.param.threshold, disabled=pn.bind(lambda la: la == urlstate.LOOKAHEAD_OFF, m.param.lookahead),
-            sizing_mode="stretch_width", min_width=160, margin=(0, 10))
+            sizing_mode="stretch_width", min_width=160, margin=(0, 10), css_classes=["sp-threshold"])
 
         self._draft_box = field("Draft model", words.HELP["draft"], self.draft, basis="260px")
         self._width_box = field("Width", words.HELP["width"], self.width)
@@ -110,6 +115,7 @@ class Actions(pn.viewable.Viewer):
         for action, label in words.LABELS.items():
             button = pn.widgets.Button(
                 label=label, description=words.TOOLTIPS[action], stylesheets=[theme.BUTTON],
+                css_classes=[page.action_class(action)],
                 # A wider gap after Commit and Run to end groups the phases, the shortcuts, and Reset.
                 margin=(4, 20, 4, 4) if action in ("commit", "run_to_end") else (4, 4),
                 disabled=pn.bind(lambda s, a=action: not s.can(a), m.param.session),
@@ -119,8 +125,12 @@ class Actions(pn.viewable.Viewer):
             button.on_click(lambda event, a=action: m.act(a))
             self.buttons[action] = button
         self.buttons["reset"].visible = pn.bind(shown("reset"), m.param.hidden)
-        self._layout = pn.FlexBox(*self.buttons.values(), flex_wrap="wrap", align_items="center",
-                                  sizing_mode="stretch_width", margin=(4, 0))
+        self.keys = html(f'<p class="muted small">{theme.esc(embed_words.shortcuts_line(words.LABELS))}</p>',
+                         margin=(0, 4))
+        self._layout = pn.Column(
+            pn.FlexBox(*self.buttons.values(), flex_wrap="wrap", align_items="center",
+                       sizing_mode="stretch_width", margin=(4, 0)),
+            self.keys, sizing_mode="stretch_width", margin=0)
 
     def __panel__(self):
         return self._layout
@@ -185,7 +195,7 @@ def output_html(session):
     head = (f'<div class="section-title"><h2>Output</h2><span class="muted">'
             f'{words.output_count(session)}</span></div>')
     if not session.blocks:
-        return head + '<div class="empty-note">Empty: nothing is committed until a block is verified.</div>'
+        return head + f'<div class="empty-note">{theme.esc(words.empty_output(session))}</div>'
     groups = []
     for block in session.blocks:
         chips = "".join(
@@ -353,7 +363,8 @@ def counters_html(session):
     if widths:
         compare += f'<p class="widths">{theme.esc(widths)}</p>'
     if session.pending is not None:
-        compare += f'<p class="muted small">{theme.esc(words.PENDING_NOT_COUNTED)}</p>'
+        compare += (f'<p class="pending">{theme.esc(words.pending_counts(session.pending))} '
+                    f'{theme.esc(words.PENDING_NOT_COUNTED)}</p>')
     return ('<div class="section-title"><h2>Work counters</h2></div>'
             '<p class="muted small">Algorithmic counts for the finished blocks, not measured time: a real '
             'speedup also depends on what a draft step and a target pass cost.</p>'

@@ -449,6 +449,23 @@ def compare(counters):
 PENDING_NOT_COUNTED = "The current block is counted once it is committed."
 
 
+def pending_counts(block):
+    """The current block's work before Commit, said beside the finished blocks' counters (same numbers as the caption)."""
+    n = len(block.proposals)
+    if not block.verified:
+        return f"Pending, block {block.index + 1}: {count(n, 'proposal')}, not checked yet."
+    return f"Pending, block {block.index + 1}: one target pass that gives {count(len(block.committed), 'token')}."
+
+
+def empty_output(session):
+    """What the empty Output card says: after Verify, which tokens Commit will append."""
+    block = session.pending
+    if block is not None and block.verified:
+        return (f"Empty for now: Commit appends block {block.index + 1}'s "
+                f"{count(len(block.committed), 'token')}, {tokens(block.committed)}.")
+    return "Empty: nothing is committed until a block is verified and committed."
+
+
 # ---- the inspector ----------------------------------------------------------------------
 
 def row_name(prefix):

@@ -62,10 +62,11 @@ def run_build(*args, timeout=900, cwd=ROOT) -> subprocess.CompletedProcess:
 _built: dict = {}
 
 
-def real_site(root: Path = ROOT) -> RealSite:
-    """The site built from ``root`` (a checkout of the project) against a local real Pyodide; built once."""
+def real_site(root: Path = ROOT, extra_args: tuple[str, ...] = ()) -> RealSite:
+    """The site built from ``root`` (a checkout of the project) against a local real Pyodide, with
+    ``extra_args`` for build.py (e.g. ``("--prerender", "draft=biased")``); built once per process."""
     require_local_pyodide()
-    key = str(root)
+    key = f"{root} {extra_args}"
     if key in _built:
         if isinstance(_built[key], Exception):
             raise _built[key]
@@ -79,7 +80,8 @@ def real_site(root: Path = ROOT) -> RealSite:
     out = tmp / "site" / "static"
     started = time.perf_counter()
     result = subprocess.run([sys.executable, str(root / "build.py"), "--out", str(out),
-                             "--pyodide-url", server.url + "pyodide/"], cwd=root, capture_output=True, text=True,
+                             "--pyodide-url", server.url + "pyodide/", *extra_args], cwd=root, capture_output=True,
+                            text=True,
                             timeout=900, stdin=subprocess.DEVNULL,
                             env={**os.environ, "PYTHONPATH": str(root)})
     seconds = time.perf_counter() - started

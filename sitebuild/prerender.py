@@ -1,0 +1,130 @@
+"""Pre-rendered pages for the scenarios a teacher's notes link to (``build.py --prerender QUERY``).
+
+``index.html`` pre-renders the default scenario. A link to another scenario
+must never show those numbers, so until Python is up the loader hides them
+behind a calm placeholder ("Loading seed 1 with the biased draft..."). For
+each ``--prerender`` query the build runs the app as the page's worker would
+(``app/worker_protocol.py``, in a spawned interpreter where Panel takes its
+Pyodide paths, as ``probe.py`` does) with that query in the URL, and writes
+what the worker would send for its first render to ``prerender/<name>.json``.
+
+The loader fetches such a file only when a link's scenario is that one, read
+the way ``app/urlstate.py`` reads it (every ``PROPS`` value parsed, hide flags
+and keys of others aside; the build hands the loader the table), and shows it,
+inert, until the worker renders. So ``index.html`` stays small, a visit
+downloads at most one extra file, and the service worker keeps it for the build.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import multiprocessing
+import re
+from dataclasses import dataclass
+from urllib.parse import parse_qsl
+
+from .project import ROOT, BuildError
+
+FOLDER = "prerender"
+MAX_QUERY = 300  # characters; a scenario is a few short values
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One ``--prerender`` query, read as the app reads a link."""
+
+    query: str  # urlstate's canonical form: "?draft=biased&width=3&seed=1"
+    values: dict  # every PROPS value, formatted as the URL writes it
+    file: str  # where the build writes its render, relative to the site
+
+    @property
+    def location(self) -> dict:
+        """window.location as the worker gets it (JSON.stringify), with no address: like index.html's own
+        pre-render, the embed code then names no site (the worker fills in the page's address)."""
+        return {"href": self.query, "origin": "", "protocol": "", "host": "", "hostname": "", "port": "",
+                "pathname": "", "search": self.query, "hash": ""}
+
+
+def read_query(text: str) -> Scenario:
+    """The scenario of one ``--prerender`` value; BuildError naming what is wrong with it."""
+    from app import urlstate
+
+    where = f"--prerender {text[:60]!r}"
+    query = text[1:] if text.startswith("?") else text
+    if not query.strip():
+        raise BuildError(f"{where}: give a scenario such as 'draft=biased&width=3&seed=1'")
+    if len(query) > MAX_QUERY:
+        raise BuildError(f"{where}: a scenario is a few short values; this one is {len(query)} characters")
+    values, seen = dict(urlstate.DEFAULTS), set()
+    for key, value in parse_qsl(query, keep_blank_values=True):
+        prop = urlstate.BY_NAME.get(key)
+        if key in seen:
+            raise BuildError(f"{where}: {key} is given twice")
+        seen.add(key)
+        if prop is not None:
+            try:
+                values[key] = prop.parse(value)
+            except ValueError:
+                raise BuildError(f"{where}: {key}={value[:40]!r} is not valid: it must be {prop.what}") from None
+        elif not (key.endswith(urlstate.HIDE_SUFFIX) and key[: -len(urlstate.HIDE_SUFFIX)] in urlstate.HIDEABLE):
+            known = ", ".join(prop.name for prop in urlstate.PROPS)
+            raise BuildError(f"{where}: {key[:40]!r} is not a setting of the widget (its settings: {known})")
+    canonical = urlstate.write(values)
+    slug = re.sub(r"[^a-z0-9._-]+", "-", canonical[1:].replace("&", "_").replace("=", "-").lower())
+    return Scenario(canonical, {prop.name: prop.format(values[prop.name]) for prop in urlstate.PROPS},
+                    f"{FOLDER}/{slug}.json")
+
+
+def read_queries(texts) -> tuple[list[Scenario], list[str]]:
+    """The scenarios to pre-render, each once, and notes on what was left out (the default, repeats)."""
+    from app import urlstate
+
+    default = urlstate.write(urlstate.DEFAULTS)
+    scenarios, notes = {}, []
+    for text in texts:
+        scenario = read_query(text)
+        if scenario.query == default:
+            notes.append(f"--prerender {text!r} is the default scenario, which index.html shows already")
+        elif scenario.query in scenarios:
+            notes.append(f"--prerender {text!r} is {scenario.query}, given already")
+        else:
+            scenarios[scenario.query] = scenario
+    return list(scenarios.values()), notes
+
+
+def url_table() -> list[dict]:
+    """app/urlstate.py's PROPS as data, so the loader reads a link's values as the app does."""
+    from app import urlstate
+
+    return [{"name": p.name, "kind": p.kind, "default": p.format(p.default), "choices": list(p.choices),
+             "low": p.low, "high": p.high} for p in urlstate.PROPS]
+
+
+def _render_all(root: str, locations: list[tuple[str, str]]) -> dict:
+    """In a spawned interpreter: for each (query, location JSON), the worker's first render, or an error."""
+    from .probe import pretend_pyodide
+
+    pretend_pyodide(root)
+    from app import worker_protocol
+
+    rendered = {}
+    for query, location_json in locations:
+        try:
+            docs_json, render_items, root_ids = asyncio.run(worker_protocol.start(location_json))
+        except Exception as exc:
+            return {"error": f"{query}: {type(exc).__name__}: {exc}"}
+        rendered[query] = {"docs_json": docs_json, "render_items": render_items, "root_ids": root_ids}
+    return rendered
+
+
+def render(scenarios: list[Scenario]) -> dict[str, dict]:
+    """What the page's worker sends for its first render, for each scenario (keyed by its query)."""
+    if not scenarios:
+        return {}
+    locations = [(s.query, json.dumps(s.location)) for s in scenarios]
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        rendered = pool.apply(_render_all, (str(ROOT), locations))
+    if "error" in rendered:
+        raise BuildError(f"the app failed to pre-render {rendered['error']}")
+    return rendered
