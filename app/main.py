@@ -35,6 +35,7 @@ except ImportError:
 import panel as pn
 
 from app import theme, urlstate
+from app.embed import page
 from app.parts import html
 from app.step.model import StepModel
 from app.step.views import StepView
@@ -61,12 +62,18 @@ def payoff_tab(model):
     return PayoffTab(session_model=model)
 
 
+def guesses_tab(model):
+    from app.guesses import GuessesTab  # imported when the tab is first opened
+    return GuessesTab(session_model=model)
+
+
 # One line per tab: (title, factory). A factory gets the page's StepModel (the
 # trace of "Step through a block") and returns a viewable.
 TABS = (
     ("Step through a block", step_tab),
     ("Why it is exact", exact_tab),
     ("When it pays off", payoff_tab),
+    ("Several guesses at once", guesses_tab),
 )
 
 # Runs in the page whenever the address the model describes changes.
@@ -148,6 +155,7 @@ def build_page():
             lazy[event.new - 1].open(model)
 
     tabs.param.watch(open_tab, "active")
+    page.install(pn.state.curdoc)
     header = html(f'<h1>{theme.esc(TITLE)}</h1><p class="intro">{theme.esc(INTRO)}</p>', margin=(4, 0, 0, 0),
                   visible=pn.bind(lambda hidden: "intro" not in hidden, model.param.hidden))
     return pn.Column(header, tabs, writer, sizing_mode="stretch_width", margin=0,

@@ -7,7 +7,7 @@ import panel as pn
 from . import theme
 
 # The draft choice as every view labels it.
-DRAFT_OPTIONS = {"Aligned": "aligned", "Biased": "biased"}
+DRAFT_OPTIONS = {"Aligned": "aligned", "Biased": "biased", "Lookup": "lookup", "Heads": "heads"}  # core.ALL_DRAFTS
 
 
 @contextmanager
@@ -52,6 +52,7 @@ def style_figure(fig):
     with its axes and grids added.
     """
     fig.toolbar_location = None
+    fig.stylesheets = [*fig.stylesheets, theme.CHART]
     fig.background_fill_color = "#ffffff"
     fig.border_fill_color = "#ffffff"
     fig.outline_line_color = None

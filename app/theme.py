@@ -76,6 +76,9 @@ TABS = stylesheet("tabs")
 PAGE_CSS = stylesheet("page")  # document head
 PAGE_COLUMN = stylesheet("page_column")
 MONO_INPUT = stylesheet("mono_input")
+SEED_INPUT = stylesheet("seed_input")
+WIDGET_VARS = stylesheet("widget_vars")  # added to every shadow root by app/embed/page.js
+CHART = stylesheet("chart")  # on every Bokeh chart (parts.style_figure)
 
 
 def esc(text):

@@ -95,18 +95,19 @@ class Prop:
 
 
 PROPS = (
-    Prop("draft", "choice", "aligned", choices=tuple(core.DRAFTS),
-         what="one of " + " or ".join(core.DRAFTS)),
+    Prop("draft", "choice", "aligned", choices=tuple(core.ALL_DRAFTS),
+         what="one of " + ", ".join(core.ALL_DRAFTS[:-1]) + " or " + core.ALL_DRAFTS[-1]),
     Prop("width", "int", 3, low=1, high=core.MAX_WIDTH, what=f"a whole number from 1 to {core.MAX_WIDTH}"),
     Prop("seed", "int", 0, low=0, high=SEED_MAX, what="a whole number from 0 up"),
     Prop("lookahead", "threshold", LOOKAHEAD_OFF, choices=LOOKAHEADS,
          what=f"off or a threshold from {THRESHOLDS[0]} to {THRESHOLDS[-1]} in steps of 0.10"),
+    Prop("schedule", "choice", "fixed", choices=tuple(core.SCHEDULES), what=" or ".join(core.SCHEDULES)),
     Prop("steps", "int", 0, low=0, high=STEPS_MAX, what=f"a whole number from 0 to {STEPS_MAX}"),
 )
 BY_NAME = {prop.name: prop for prop in PROPS}
 
 # Parts of the page a link may hide with NAME_hide=1 (or true/yes).
-HIDEABLE = ("draft", "width", "seed", "lookahead", "reset", "intro", "counters", "history", "embed")
+HIDEABLE = ("draft", "width", "seed", "lookahead", "schedule", "reset", "intro", "counters", "history", "embed")
 HIDE_SUFFIX = "_hide"
 _TRUE = {"1", "true", "yes", "on"}
 
@@ -167,7 +168,7 @@ def write(values, hidden=(), search=""):
     """The query string for ``values``, keeping keys of ``search`` that are not ours.
 
     Draft, width and seed are always written (a copied link states its
-    scenario); ``lookahead`` and ``steps`` only when not at their defaults;
+    scenario); ``lookahead``, ``schedule`` and ``steps`` only when not at their defaults;
     hide flags as ``NAME_hide=1``.
     """
     ours = set(BY_NAME) | {name + HIDE_SUFFIX for name in HIDEABLE}
@@ -175,7 +176,7 @@ def write(values, hidden=(), search=""):
     pairs = []
     for prop in PROPS:
         value = values.get(prop.name, prop.default)
-        if value == prop.default and prop.name in ("steps", "lookahead"):
+        if value == prop.default and prop.name in ("steps", "lookahead", "schedule"):
             continue
         pairs.append((prop.name, prop.format(value)))
     for name in HIDEABLE:

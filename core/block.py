@@ -35,23 +35,29 @@ def draft_block(variant, drafter, state, n, threshold, rng):
     unsure, so more guesses would likely be wasted. The stop depends only on
     the draft's own proposals, which is why the output stays exact.
 
-    Returns ``(rng, proposals, stopped_early, qs)`` with proposals as
+    Returns ``(rng, proposals, stopped_early, qs)`` with proposals (a list) as
     ``(token_index, k)`` pairs, ``k`` the draw (None when no draw was used),
     and ``qs`` the draft row each proposal came from.
     """
     proposals, qs = [], []
     propose, table = variant.propose, drafter.table
     if table is not None:  # a draft table: the row after the last token so far (the common, fast case)
-        last = state
+        q = table[state]
+        if threshold is None:
+            for _ in range(n):
+                rng, x, k = propose(q.weights, q.den, rng)
+                proposals.append((x, k))
+                qs.append(q)
+                q = table[TOKENS[x]]
+            return rng, proposals, False, qs
         for i in range(n):
-            q = table[last]
             rng, x, k = propose(q.weights, q.den, rng)
             proposals.append((x, k))
             qs.append(q)
-            last = TOKENS[x]
-            if threshold is not None and i < n - 1 and q.weights[x] * threshold.denominator < threshold.numerator * q.den:
-                return rng, tuple(proposals), True, tuple(qs)
-        return rng, tuple(proposals), False, tuple(qs)
+            if i < n - 1 and q.weights[x] * threshold.denominator < threshold.numerator * q.den:
+                return rng, proposals, True, qs
+            q = table[TOKENS[x]]
+        return rng, proposals, False, qs
     last, row_at, copies = drafter.last(state), drafter.row_at, drafter.copies
     for i in range(n):
         q = row_at(state, i, last)
@@ -65,8 +71,8 @@ def draft_block(variant, drafter, state, n, threshold, rng):
         qs.append(q)
         last = TOKENS[x]
         if threshold is not None and i < n - 1 and q.weights[x] * threshold.denominator < threshold.numerator * q.den:
-            return rng, tuple(proposals), True, tuple(qs)
-    return rng, tuple(proposals), False, tuple(qs)
+            return rng, proposals, True, qs
+    return rng, proposals, False, qs
 
 
 def verify_block(variant, target, last, proposals, qs, room, rng):

@@ -9,7 +9,7 @@ split the arguments, so no argument can hang the program or end in a traceback.
 import argparse
 import sys
 
-from . import display, exact, payoff
+from . import display, exact, payoff, tree, tree_exact
 from .config import MAX_OUTPUT, MAX_SEED, MAX_TOKENS, MAX_WIDTH, ConfigError
 from .numbers import parse_fraction, parse_int
 from .rule import decompose, parse_distribution
@@ -54,6 +54,7 @@ NUMBERS = {
     "cost": fraction(0, payoff.MAX_COST),
     "temperature": lambda text, name: parse_temperature(text, name),
     "top_k": lambda text, name: parse_top_k(text, name),
+    "candidates": whole(1, tree.MAX_CANDIDATES),
     "p": distribution,
     "q": distribution,
 }
@@ -82,7 +83,9 @@ def build_parser():
             p.add_argument("--schedule", choices=SCHEDULES, default="fixed",
                            help="fixed: every block drafts --width; heuristic (Hugging Face assisted "
                                 f"generation): +2 after a fully accepted block, else -1, from 1 to {MAX_WIDTH}")
-        p.add_argument("--variant", choices=tuple(VARIANTS), default="exact")
+        p.add_argument("--variant", choices=tuple(VARIANTS) + ("against-p",), default="exact",
+                       help="the rule; against-p (with --candidates: every candidate tested against p itself "
+                            "instead of the updated residual) is the tempting wrong tree rule")
         p.add_argument("--lookahead", default=None,
                        help="dynamic lookahead, from 0 to 1 (e.g. 0.3 or 1/3): "
                             "stop drafting after a proposal with q(x) below this")
@@ -96,8 +99,15 @@ def build_parser():
                             "target (still exact, only the speed changes) or draft (verification uses the raw "
                             "target: the output no longer follows the transformed target)")
 
+    def candidates(p):
+        p.add_argument("--candidates", default=None,
+                       help=f"K, 1 to {tree.MAX_CANDIDATES}: a tree with K candidates per position, each drawn "
+                            "independently from q, verified one after another against the current residual "
+                            f"(SpecInfer); with K > 1 the width is at most {tree.MAX_TREE_WIDTH}. Draft tables only")
+
     t = sub.add_parser("trace", help="run one scenario and print its trace")
     scenario(t)
+    candidates(t)
     t.add_argument("--seed", required=True, help=f"0 to 2**64 - 1 = {MAX_SEED}")
     t.add_argument("--max-tokens", default=str(MAX_TOKENS), help=f"output length, 1 to {MAX_OUTPUT}")
     form = t.add_mutually_exclusive_group()
@@ -110,6 +120,7 @@ def build_parser():
 
     e = sub.add_parser("exact", help="exact distribution of the first K tokens against the target's")
     scenario(e)
+    candidates(e)
     e.add_argument("--length", required=True, help=f"K, 1 to {MAX_TOKENS}")
 
     p = sub.add_parser("payoff", help="tokens per target pass and time per token for widths 1 to 8")
@@ -127,7 +138,51 @@ def transform(args):
     return Transform(temperature, args.top_k, args.transform_at)
 
 
+def tree_args(args):
+    """The tree rule, or None for the one-candidate engine; refuses what trees do not combine with."""
+    if args.candidates is None:
+        if args.variant == "against-p":
+            raise ValueError("--variant against-p is a tree rule: give --candidates K too")
+        return None
+    if args.variant not in tree.RULES:
+        raise ValueError(f"--candidates works with --variant {' or '.join(tree.RULES)}, not {args.variant}")
+    extras = [name for name, on in (("--lookahead", args.lookahead is not None), ("--schedule", args.schedule != "fixed"),
+                                    ("--temperature", args.temperature is not None), ("--top-k", args.top_k is not None),
+                                    ("--transform-at", args.transform_at != "both")) if on]
+    if extras:
+        raise ValueError(f"--candidates does not combine with {', '.join(extras)}")
+    tree.check(args.draft, args.candidates, args.width, args.variant)
+    return args.variant
+
+
+def run_tree_trace(args, rule):
+    trace = tree.simulate_tree(args.draft, args.width, args.seed, args.candidates, args.max_tokens, rule)
+    if args.json:
+        return trace.to_json()
+    if args.markdown:
+        raise ValueError("--markdown is not written for trees yet: use --json or the text form")
+    return trace.to_text()
+
+
+def run_tree_exact(args, rule):
+    c = tree_exact.compare(args.draft, args.width, args.length, args.candidates, rule)
+    lines = [f"first {c.k} tokens, {c.draft} draft, width {c.width}, {c.candidates} candidates per position, "
+             f"{tree.RULE_TITLES[rule]}", "",
+             f"{'tokens':<{c.k + 2}} {'target':>24} {'this rule':>24}"]
+    for seq in sorted(set(c.target) | set(c.result)):
+        lines.append(f"{''.join(seq):<{c.k + 2}} {str(c.target.get(seq, 0)):>24} {str(c.result.get(seq, 0)):>24}")
+    lines.append("")
+    lines.append(f"total-variation distance: {c.distance}" + ("" if not c.distance else f" ≈ {float(c.distance):.6f}"))
+    lines.append("equal: yes" if not c.distance else f"equal: no (first differs at k = {c.first_departure})")
+    return "\n".join(lines)
+
+
 def run_trace(args):
+    rule = tree_args(args)
+    # One candidate under the exact rule is Algorithm 1: today's trace in every form (the tree
+    # engine gives the same JSON byte for byte, tests/test_tree.py).
+    if rule is not None and (args.candidates, rule) != (1, "exact"):
+        return run_tree_trace(args, rule)
     t = transform(args)
     trace = simulate(args.draft, args.width, args.seed, args.max_tokens, args.variant, args.lookahead, args.schedule,
                      t.temperature, t.top_k, t.at)
@@ -152,6 +207,9 @@ def run_check(args):
 
 
 def run_exact(args):
+    rule = tree_args(args)
+    if rule is not None:
+        return run_tree_exact(args, rule)
     t = transform(args)
     c = exact.compare(args.draft, args.width, args.length, args.variant, lookahead=args.lookahead,
                       schedule=args.schedule, transform=t)

@@ -7,6 +7,7 @@ from typing import Optional
 import toy_tables
 
 from .drafts import ALL_DRAFTS, setup
+from .pairs import numbers_for
 from .schedule import SCHEDULES
 from .transform import NONE, Transform
 from .variants import VARIANTS
@@ -19,6 +20,7 @@ MAX_WIDTH = 8
 MAX_TOKENS = 8
 MAX_SEED = 2**64 - 1
 MAX_OUTPUT = 64
+_ONE = Fraction(1)
 _PLAIN = {draft: setup(draft) for draft in ALL_DRAFTS}  # most scenarios transform nothing
 
 
@@ -61,7 +63,7 @@ class Config:
     transform_at: str = "both"
 
     def __init__(self, draft="aligned", width=3, seed=0, max_tokens=MAX_TOKENS, variant="exact", lookahead=None,
-                 schedule="fixed", temperature=Fraction(1), top_k=None, transform_at="both"):
+                 schedule="fixed", temperature=_ONE, top_k=None, transform_at="both"):
         # Written out for speed, like core.records': a trace builds one Config, and a
         # frozen dataclass's generated __init__ costs a call per field.
         self.__dict__.update(draft=draft, width=width, seed=seed, max_tokens=max_tokens, variant=variant,
@@ -85,16 +87,21 @@ class Config:
             object.__setattr__(self, "lookahead", Fraction(self.lookahead))
         if self.schedule not in SCHEDULES:
             raise ConfigError(f"unknown schedule {self.schedule!r}; choose one of: {', '.join(SCHEDULES)}")
-        plain = (self.top_k is None and self.transform_at == "both" and self.temperature == 1
-                 and not isinstance(self.temperature, (bool, float)))
+        t = self.temperature
+        # The common case first, without Fraction arithmetic: a plain int 1 or the default Fraction.
+        plain = (self.top_k is None and self.transform_at == "both"
+                 and (t is _ONE or (t.__class__ is int and t == 1) or (t.__class__ is Fraction and t == 1)))
         try:
             transform = NONE if plain else Transform(self.temperature, self.top_k, self.transform_at)
         except ValueError as e:
             raise ConfigError(str(e)) from None
-        object.__setattr__(self, "transform", transform)
-        object.__setattr__(self, "temperature", transform.temperature)
         # The rows this scenario drafts and verifies with, looked up once (core.drafts.setup).
-        object.__setattr__(self, "setup", _PLAIN[self.draft] if plain else setup(self.draft, transform))
+        # ``numbers``: the setup's caches of exact numbers for this rule (core.pairs).
+        found = _PLAIN[self.draft] if plain else setup(self.draft, transform)
+        numbers = found.cache.get(self.variant)
+        if numbers is None:
+            numbers = found.cache[self.variant] = numbers_for(VARIANTS[self.variant], found.target)
+        self.__dict__.update(transform=transform, temperature=transform.temperature, setup=found, numbers=numbers)
 
     def replace(self, **changes):
         return replace(self, **changes)

@@ -29,7 +29,7 @@ lookup. ``ALL_DRAFTS`` lists every draft the engine runs; ``DRAFTS`` (in
 ``core.config``) the table drafts the step-through app lists today.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from math import lcm
@@ -228,6 +228,7 @@ class Setup:
     target: dict
     reference: dict
     drafter: object
+    cache: dict = field(default_factory=dict)  # per rule: exact numbers of row pairs (core.session._numbers)
 
 
 @lru_cache(maxsize=None)

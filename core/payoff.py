@@ -28,6 +28,7 @@ lookup costs almost nothing: read its rows at c = 0).
 """
 
 import math
+from math import gcd, lcm
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -50,32 +51,53 @@ def stationary(chain, nodes=TOKENS):
 
     State reduction (Grassmann, Taksar and Heyman 1985): states are removed
     one at a time, the sparsest first, rerouting the paths through each; then
-    the probabilities are rebuilt in reverse. With exact Fractions and sparse
-    rows this stays fast where dense elimination grows huge numerators (a
-    chain of a few hundred states answers in seconds). The chain must be
-    irreducible over ``nodes`` (every chain built here is: its nodes are those
-    reachable from a recurrent one).
+    the probabilities are rebuilt in reverse. The chain must be irreducible
+    over ``nodes`` (every chain built here is: its nodes are those reachable
+    from a recurrent one).
+
+    Each row is kept as integers over one row denominator, reduced by one
+    gcd sweep after each rerouting, rather than as Fractions (which pay a gcd
+    per addition and two per product): the lookup draft's heuristic chain
+    (216 states, answers with 668-digit denominators) takes 1.1 s instead
+    of 2.8 s on CPython, the same exact numbers.
     """
-    out = {a: {b: Fraction(p) for b, p in chain[a].items() if p and b != a} for a in nodes}
-    into = {a: {} for a in nodes}
+    rows = {}  # state -> [den, {next state: numerator}], leaving probabilities only (no self-loop)
     for a in nodes:
-        for b, p in out[a].items():
-            into[b][a] = p
+        items = {b: Fraction(p) for b, p in chain[a].items() if p and b != a}
+        den = lcm(*(x.denominator for x in items.values())) if items else 1
+        rows[a] = [den, {b: x.numerator * (den // x.denominator) for b, x in items.items()}]
+    into = {a: set() for a in nodes}
+    for a in nodes:
+        for b in rows[a][1]:
+            into[b].add(a)
     alive = set(nodes)
     removed = []
     while len(alive) > 1:
-        k = min(alive, key=lambda a: (len(into[a]) * len(out[a]), repr(a)))
-        leave = sum(out[k].values())
-        for i, p_ik in into[k].items():
-            share, row = p_ik / leave, out[i]
-            del row[k]
-            for j, p_kj in out[k].items():
+        k = min(alive, key=lambda a: (len(into[a]) * len(rows[a][1]), repr(a)))
+        den_k, out_k = rows[k]
+        leave = sum(out_k.values())  # the chance of leaving k is leave / den_k
+        sources = {}
+        for i in into[k]:
+            den_i, out_i = rows[i]
+            n_ik = out_i.pop(k)
+            sources[i] = Fraction(n_ik, den_i)
+            # p_ij + p_ik * p_kj / P(leave k), all over den_i * leave
+            new = {j: n * leave for j, n in out_i.items()}
+            for j, n_kj in out_k.items():
                 if j != i:
-                    row[j] = into[j][i] = row.get(j, 0) + share * p_kj
-        for j in out[k]:
-            del into[j][k]
-        removed.append((k, into.pop(k), leave))
-        del out[k]
+                    new[j] = new.get(j, 0) + n_ik * n_kj
+                    into[j].add(i)
+            den = den_i * leave
+            g = den
+            for n in new.values():
+                g = gcd(g, n)
+                if g == 1:
+                    break
+            rows[i] = [den // g, {j: n // g for j, n in new.items()}] if g > 1 else [den, new]
+        for j in out_k:
+            into[j].discard(k)
+        removed.append((k, sources, Fraction(leave, den_k)))
+        del rows[k], into[k]
         alive.discard(k)
     weight = {alive.pop(): Fraction(1)}
     for k, sources, leave in reversed(removed):

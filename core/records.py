@@ -234,15 +234,12 @@ class Counters:
                 tally[x.status] += 1
             proposed += len(b.proposals)
             corrections += b.correction is not None
-            if b.bonus is not None:
-                if b.proposals:
-                    bonus += 1
-                else:
-                    ordinary += 1
+            bonus += b.bonus is not None
+            ordinary += not b.proposals  # a committed block with no proposal: its bonus is the ordinary step
             committed += len(b.committed)
             early_stops += b.stopped_early
         return cls(len(blocks), proposed, proposed, tally["accepted"], tally["rejected"], tally["discarded"],
-                   corrections, bonus, committed, early_stops, ordinary)
+                   corrections, bonus - ordinary, committed, early_stops, ordinary)
 
     def to_dict(self):
         return {

@@ -16,7 +16,6 @@ Draws are consumed in the order documented in ``core.block``.
 """
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Optional
 
 import toy_tables
@@ -29,6 +28,7 @@ from . import drafts, schedule
 from .rule import decompose
 from .block import committed, draft_block, verify_block
 from .config import Config
+from .pairs import numbers_of
 from .records import Block, Bonus, Correction, Counters, Proposal
 from .trace import Trace
 from .variants import VARIANTS
@@ -51,37 +51,6 @@ _WHY = {
     "commit": "a verified block waits for Commit",
     "done": "the output has reached its limit (this toy has no end-of-sequence token)",
 }
-
-
-@lru_cache(maxsize=None)
-def _numbers(variant_name, setup):
-    """A cache, per rule and setup, of the exact numbers for row pairs: ``{(p, q): (p, q, p(x)/q(x)
-    for each x, acceptance probability for each x)}`` (None where q(x) = 0). Rows are fixed objects
-    compared by identity, so each pair is computed once."""
-    return {}
-
-
-def _numbers_of(variant_name, cache, p, q):
-    variant = VARIANTS[variant_name]
-    pf, qf = p.fracs, q.fracs
-    xs = range(len(TOKENS))
-    entry = (pf, qf, tuple(pf[x] / qf[x] if qf[x] else None for x in xs),
-             tuple(variant.accept_probability(pf, qf, x) if qf[x] else None for x in xs))
-    cache[p, q] = entry
-    return entry
-
-
-@lru_cache(maxsize=4096)
-def _replacement(variant_name, p, q, x):
-    """The row a replacement for rejected ``x`` is drawn from, and the chance this position
-    rejects at all, 1 - sum(min(p, q))."""
-    pf, qf = p.fracs, q.fracs
-    return VARIANTS[variant_name].replace_dist(pf, qf, x), 1 - sum(min(a, b) for a, b in zip(pf, qf))
-
-
-@lru_cache(maxsize=256)
-def _bonus_row(variant_name, p):
-    return VARIANTS[variant_name].bonus_dist(p.fracs)
 
 
 def _key(prefix):
@@ -206,41 +175,35 @@ class Session:
     def _verified(self, raw, qs, stopped, rng, width):
         """Run the target pass on drafted ``raw`` proposals (from rows ``qs``) and build the verified block."""
         c = self.config
-        target = c.setup.target
+        target, variant = c.setup.target, VARIANTS[c.variant]
+        numbers, bonus_rows = c.numbers
         output = self.output
         last = output[-1] if output else ""
-        rng, judged, outcome = verify_block(VARIANTS[c.variant], target, last, raw, qs,
-                                            c.max_tokens - len(output), rng)
+        rng, judged, outcome = verify_block(variant, target, last, raw, qs, c.max_tokens - len(output), rng)
         prefix = output
         proposals = []
         n_judged = len(judged)
-        numbers = _numbers(c.variant, c.setup)
+        correction = bonus = None
         for i, ((x, draft_k), q) in enumerate(zip(raw, qs)):
-            p = target[last]
-            pf, qf, ratio, accept = numbers.get((p, q)) or _numbers_of(c.variant, numbers, p, q)
+            pf, qf, q_x, p_x, ratio, accept, residual, rejection = (
+                numbers.get(q) or numbers_of(variant, numbers, target, q))[last][x]
             token = TOKENS[x]
             if i < n_judged:
                 accepted, k, y = judged[i]
-                proposals.append(Proposal(i, prefix, token, qf, qf[x], draft_k,
-                                          "accepted" if accepted else "rejected", pf, pf[x], ratio[x], accept[x],
+                proposals.append(Proposal(i, prefix, token, qf, q_x, draft_k,
+                                          "accepted" if accepted else "rejected", pf, p_x, ratio, accept,
                                           k, None if y is None else TOKENS[y]))
+                if not accepted:  # the replacement (verify_block's outcome) comes from this position's residual
+                    correction = Correction(prefix, pf, qf, residual, rejection, variant.replace_source, outcome[3],
+                                            TOKENS[outcome[2]])
             else:
-                proposals.append(Proposal(i, prefix, token, qf, qf[x], draft_k, "discarded", pf, pf[x], ratio[x]))
+                proposals.append(Proposal(i, prefix, token, qf, q_x, draft_k, "discarded", pf, p_x, ratio))
             prefix += (token,)
             last = token
         tokens = tuple([TOKENS[x] for x in committed(raw, judged, outcome)])
-        correction = bonus = None
-        if outcome is not None:
-            kind, at_last, token, k = outcome
-            at = output + tokens[:-1]
-            p = target[at_last]
-            if kind == "correction":
-                q = qs[n_judged - 1]
-                row, rejection = _replacement(c.variant, p, q, raw[n_judged - 1][0])
-                correction = Correction(at, p.fracs, q.fracs, row, rejection, VARIANTS[c.variant].replace_source, k,
-                                        TOKENS[token])
-            else:
-                bonus = Bonus(at, _bonus_row(c.variant, p), k, TOKENS[token])
+        if outcome is not None and correction is None:
+            _, at_last, token, k = outcome
+            bonus = Bonus(output + tokens[:-1], bonus_rows[at_last], k, TOKENS[token])
         block = Block(len(self.blocks), output, tuple(proposals), correction, bonus, tokens, stopped, True, width)
         return rng, block
 
@@ -262,8 +225,12 @@ class Session:
         if self.phase == "draft":
             # Same draws and records as draft → verify → commit, without the
             # intermediate "proposed" records nobody will look at.
-            width = self.width
-            rng, raw, stopped, qs = self._draft_raw(width)
+            c = self.config
+            width = c.width if not self.blocks or c.schedule == "fixed" else self.width
+            drafter, output = c.setup.drafter, self.output
+            state = drafts.state_of(drafter, output) if drafter.copies else (output[-1] if output else "")
+            rng, raw, stopped, qs = draft_block(VARIANTS[c.variant], drafter, state, min(width, c.max_tokens - len(output)),
+                                                c.lookahead, self.rng)
             rng, block = self._verified(raw, qs, stopped, rng, width)
             return self._commit(block, rng)
         session = self.step()

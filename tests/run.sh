@@ -7,7 +7,7 @@
 # stage is skipped when already done, so a second run goes straight to pytest:
 #   1. .venv/ with `pip install -e '.[test]'` (redone when pyproject.toml changes)
 #   2. the npm package pyodide@0.29.3 in sitebuild/npm/ (`npm ci`, from the lock;
-#      the build and the tests share it)
+#      the build and the tests share it), and axe-core in tests/npm/ (the access tests)
 #   3. Debian's chromium, when `chromium` is not on PATH
 # The exit status is pytest's.
 set -euo pipefail
@@ -68,6 +68,17 @@ if [[ "$have_pyodide" != "$want_pyodide" ]]; then
     (cd "$pyodide_dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 else
     say "pyodide: $have_pyodide installed (node $(node --version))"
+fi
+
+# 2b. Browser-test tools (axe-core for the access tests) ----------------------
+tools_dir="$root/tests/npm"
+want_axe="$(node -p 'require(process.argv[1]).packages["node_modules/axe-core"].version' "$tools_dir/package-lock.json")"
+have_axe="$(node -p 'try { require(process.argv[1]).version } catch { "" }' "$tools_dir/node_modules/axe-core/package.json")"
+if [[ "$have_axe" != "$want_axe" ]]; then
+    say "axe-core: npm ci (axe-core@$want_axe into tests/npm/)"
+    (cd "$tools_dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+else
+    say "axe-core: $have_axe installed"
 fi
 
 # 3. Chromium for the browser tests -------------------------------------------

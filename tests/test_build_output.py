@@ -26,6 +26,7 @@ from pyodide_runner import ROOT, run_in_pyodide
 
 sys.path.insert(0, str(ROOT))
 from sitebuild.probe import example_location  # noqa: E402
+from app import urlstate  # noqa: E402
 
 EXAMPLE = "?draft=biased&width=3&seed=1"
 PYODIDE_VERSION = "0.29.3"
@@ -251,8 +252,9 @@ def test_the_page_is_a_progressive_web_app_whose_service_worker_fetches_the_page
 def test_the_loader_knows_the_timeout_and_the_pre_rendered_scenario(built):
     config = js_config(built.text("loader.js"))
     assert config["loadTimeoutMs"] == 30000
-    assert config["prerendered"] == {"draft": "aligned", "width": "3", "seed": "0", "lookahead": "off",
-                                     "steps": "0"}
+    # The defaults, written the way a link writes them (so a new URL setting needs no edit here).
+    assert config["prerendered"] == {prop.name: prop.format(urlstate.DEFAULTS[prop.name]) for prop in urlstate.PROPS}
+    assert config["prerendered"]["draft"] == "aligned" and config["prerendered"]["seed"] == "0"
     assert 'class="pn-loading' not in built.text("index.html"), "Panel's spinner would cover the preview"
 
 

@@ -7,6 +7,7 @@ from fractions import Fraction as F
 import pytest
 
 import toy_tables
+import core
 from core import ALL_DRAFTS, Config, ConfigError, Session, exact, payoff, prng, simulate
 from core.block import committed, draft_block, verify_block
 from core.drafts import HeadsDraft, LookupDraft, lookup_match, setup, state_of
@@ -360,3 +361,52 @@ def test_sampled_runs_with_the_transform_at_the_draft_fail_the_chi_square_agains
     assert stats.chi_square(counts, exact.target_distribution(2)).p_value > 1e-4  # it follows the raw target
     ordinary = sampler.sample_target(2, 4000, transform=t)
     assert stats.chi_square(ordinary, asked).p_value > 1e-4
+
+
+def _dense_stationary(moves, nodes):
+    """pi = pi P, sum pi = 1, by plain Gauss-Jordan elimination with Fractions: slow, obviously right."""
+    n = len(nodes)
+    index = {a: i for i, a in enumerate(nodes)}
+    rows = [[F(0)] * (n + 1) for _ in range(n)]
+    for a in nodes:
+        for b, p in moves[a].items():
+            rows[index[b]][index[a]] += F(p)
+    for i in range(n):
+        rows[i][i] -= 1
+    rows[-1] = [F(1)] * n + [F(1)]
+    for col in range(n):
+        pivot = next(r for r in range(col, n) if rows[r][col] != 0)
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        lead = rows[col][col]
+        rows[col] = [x / lead for x in rows[col]]
+        for r in range(n):
+            if r != col and rows[r][col] != 0:
+                f = rows[r][col]
+                rows[r] = [x - f * y for x, y in zip(rows[r], rows[col])]
+    return {a: rows[index[a]][n] for a in nodes}
+
+
+@pytest.mark.parametrize("draft", ["biased", "heads"])
+def test_state_reduction_on_integer_rows_equals_a_dense_exact_solve(draft):
+    from core.exact import block_branches
+    from core.schedule import next_width
+    drafter = core.drafts.setup(draft).drafter
+    moves, todo = {}, [("A", 1)]
+    while todo:
+        node = todo.pop()
+        if node in moves:
+            continue
+        state, w = node
+        out = {}
+        for seq, verdict, prob in block_branches("exact", draft, w, state, w + 1):
+            nxt = (core.drafts.after(drafter, state, seq), next_width("heuristic", w, verdict))
+            out[nxt] = out.get(nxt, 0) + prob
+        moves[node] = out
+        todo.extend(n for n in out if n not in moves)
+    nodes = tuple(sorted(moves, key=repr))
+    assert payoff.stationary(moves, nodes) == _dense_stationary(moves, nodes)
+
+
+def test_the_lookup_heuristic_long_run_matches_the_readme():
+    h = payoff.heuristic_payoff("lookup", F(1, 10))
+    assert f"{float(h.time_per_token):.3f}" == "0.790" and f"{float(h.mean_width):.2f}" == "1.97"

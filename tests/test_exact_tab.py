@@ -268,7 +268,7 @@ def test_widgets_are_the_models_parameters_both_ways():
     assert (m.width, m.draft) == (5, "aligned")
     m.param.update(k=1, runs=5_000)
     assert (c.k.value, c.runs.value) == (1, 5_000)
-    assert c.draft.labels == ["Aligned", "Biased"] and c.runs.labels[0] == "1,000"
+    assert c.draft.labels == ["Aligned", "Biased", "Lookup", "Heads"] and c.runs.labels[0] == "1,000"
 
 
 def test_chart_rows_are_core_numbers_and_long_lists_are_cut_until_asked():
@@ -367,3 +367,94 @@ def test_a_new_sample_changes_only_what_depends_on_the_sample():
     touched = {id(model) for model, _ in tab.result.tiles._models.values()}
     assert touched & models  # the tiles did change: the seeds and the counts are new
     assert id(tab.result.chart.source) in models
+
+
+# ---- temperature and top-k, and where they are applied (issue 12) ---------------------------------------
+
+from core.transform import Transform  # noqa: E402
+from app.exact import words as exact_words  # noqa: E402
+
+
+def test_the_transform_controls_are_the_models_parameters_and_reach_core():
+    tab = shown()
+    c, m = tab.controls, tab.model
+    assert list(c.temperature.options.values()) == ["1", "1/2", "1/3", "1/4"]
+    assert list(c.top_k.options.values()) == ["off", "1", "2", "3"]
+    assert list(c.transform_at.options.values()) == list(core.TRANSFORM_AT)
+    m.runs = 1_000
+    c.temperature.value = "1/3"
+    c.top_k.value = "2"
+    c.transform_at.value = "target"
+    tr = Transform(F(1, 3), 2, "target")
+    assert m.transform == tr
+    assert m.comparison == exact.compare(m.draft, m.width, m.k, m.variant, transform=tr)
+    assert m.comparison.distance == 0
+    expected = sampler.sample_prefixes(m.draft, m.width, m.k, 1_000, temperature=F(1, 3), top_k=2,
+                                       transform_at="target")
+    assert m.counts == expected, "the sampled histogram is core's sampler with the same transformation"
+
+
+@pytest.mark.parametrize("draft", core.ALL_DRAFTS)
+def test_draft_only_gives_the_exact_distance_to_the_transformed_target_and_says_what_went_wrong(draft):
+    tab = shown(model=ExactModel(draft=draft, width=1, k=1, runs=1_000))
+    m = tab.model
+    m.param.update(temperature="1/2", transform_at="draft")
+    tr = Transform(F(1, 2), None, "draft")
+    c = m.comparison
+    assert c.distance == exact.total_variation(c.result, exact.target_distribution(1, tr)) > 0
+    assert m.raw_distance == 0, "the output follows the untransformed target"
+    said = text(tab.result.reading.object)
+    sentence = exact_words.transform_reading(c, m.raw_distance, True)
+    assert sentence.startswith("What went wrong: temperature 1/2 was applied to the draft only")
+    assert "the output follows the untransformed target exactly" in sentence
+    assert f"distance {display.exact_or_dec(c.distance, 4)}" in sentence
+    assert sentence in said
+    assert "target with temperature 1/2" in text(tab.result.keys.object)
+
+
+def test_the_issues_number_biased_width_1_one_token_t_half_draft_only_is_3_19():
+    m = active(draft="biased", width=1, k=1, runs=1_000, temperature="1/2", transform_at="draft")
+    assert m.comparison.distance == F(3, 19)
+
+
+@pytest.mark.parametrize("at", ["both", "target"])
+def test_applied_where_verification_sees_it_the_distance_is_0_and_no_sentence_says_wrong(at):
+    for draft in core.ALL_DRAFTS:
+        m = active(draft=draft, width=2, k=2, runs=1_000, temperature="1/4", top_k="2", transform_at=at)
+        assert m.comparison.distance == 0
+        sentence = exact_words.transform_reading(m.comparison, m.raw_distance, True)
+        assert "went wrong" not in sentence and "distance 0" in sentence
+        assert ("only the speed changes" in sentence) == (at == "target")
+
+
+def test_without_a_transformation_nothing_is_said_about_one():
+    m = active(runs=1_000)
+    assert m.raw_distance is None
+    assert exact_words.transform_reading(m.comparison, m.raw_distance, True) == ""
+
+
+def test_every_transformation_and_place_the_sentence_claims_only_what_core_says():
+    for t in ("1", "1/2", "1/3", "1/4"):
+        for k in (None, 1, 2, 3):
+            tr = Transform(F(t), k, "draft")
+            if tr.identity:
+                continue
+            c = exact.compare("biased", 2, 2, transform=tr)
+            raw = exact.total_variation(c.result, exact.target_distribution(2))
+            sentence = exact_words.transform_reading(c, raw, True)
+            assert sentence.startswith("What went wrong") == (c.distance > 0)
+            assert ("follows the untransformed target exactly" in sentence) == (c.distance > 0 and raw == 0)
+
+
+def test_a_lookup_trace_with_ordinary_steps_is_compared_with_ordinary_decoding():
+    main = Model()
+    tab = ExactTab(session_model=main)
+    tab.activate()
+    main.param.update(draft="lookup", seed=1, schedule="heuristic")
+    m = tab.model
+    assert m.trace.config == main.session.config
+    uses = draw_uses(m.trace)
+    assert len(uses) == len(m.trace.trace().draws())
+    ordinary = [what for _, what, _ in uses if what.startswith("ordinary step from p")]
+    assert len(ordinary) == m.trace.counters.ordinary_steps > 0
+    assert "ordinary step from p (nothing to copy)" in text(tab.trace.html.object)

@@ -21,6 +21,7 @@ from core.variants import VARIANTS
 from app.step.model import StepModel as Model
 from app.payoff import PayoffTab
 from app.payoff.model import PayoffModel, fraction
+from app.payoff import words
 from app.payoff.views import COMPUTING, Curves
 
 
@@ -276,3 +277,72 @@ def test_moving_c_resends_the_curves_but_not_the_notes_whose_text_stays():
         assert not any(id(model) in changed for model, _ in pane._models.values())
     assert id(tab.curves.speed.sources["exact"]) in changed
     assert id(tab.curves.passes.sources["exact"]) not in changed  # tokens per pass do not depend on c
+
+
+# ---- the heuristic schedule and the drafts without a closed form (issue 12) ----------------------------
+
+@pytest.mark.parametrize("draft", core.ALL_DRAFTS)
+def test_the_heuristic_schedule_is_a_point_at_its_average_width_from_core(draft):
+    tab = shown()
+    m = tab.model
+    m.draft = draft
+    h = payoff.heuristic_payoff(draft, m.c)
+    assert m.heuristic == h
+    for chart, value in ((tab.curves.speed, h.speedup), (tab.curves.passes, h.tokens_per_pass)):
+        assert dict(chart.heuristic.data)["x"] == [float(h.mean_width)]
+        assert dict(chart.heuristic.data)["y"] == [float(value)]
+    said = text(tab.curves.schedule_text.object)
+    assert said == words.heuristic(h, m.best("exact"))
+    assert f"average width of {display.dec(h.mean_width)}" in said
+
+
+def test_the_heuristic_is_said_slower_only_when_the_best_fixed_width_is_faster():
+    for draft in ("aligned", "biased", "heads"):
+        for cost in (F(0), F(1, 10), F(1, 2)):
+            h = payoff.heuristic_payoff(draft, cost)
+            fixed = payoff.payoff_table(draft, cost)
+            best = fixed.rows[fixed.best_width - 1]
+            said = words.heuristic(h, best)
+            assert ("is faster" in said) == (h.time_per_token > best.time_per_token)
+            assert ("beats the best fixed width" in said) == (h.time_per_token < best.time_per_token)
+
+
+@pytest.mark.parametrize("draft", ["lookup", "heads"])
+def test_drafts_without_alpha_draw_only_the_exact_curve_and_say_why(draft):
+    tab = shown()
+    m = tab.model
+    m.draft = draft
+    assert m.table.rows[0].closed_speedup is None
+    assert dict(tab.curves.speed.sources["closed"].data)["x"] == []
+    assert len(dict(tab.curves.speed.sources["exact"].data)["x"]) == core.MAX_WIDTH
+    assert "α of the closed form" not in text(tab.curves.tiles.object)
+    assert words.NO_CLOSED_FORM[draft] in text(tab.curves.reading.object)
+    assert words.NO_CLOSED_FORM[draft] in text(tab.notes.gap_text.object)
+    assert "closed form (paper)" not in text(tab.curves.keys.object)
+
+
+def test_with_lookup_the_lookahead_curves_are_the_fixed_ones_and_the_note_says_why():
+    tab = shown()
+    m = tab.model
+    m.draft = "lookup"
+    m.lookahead = True
+    assert [r.time_per_token for r in m.lookahead_table.rows] == [r.time_per_token for r in m.table.rows]
+    assert "A lookup copy has q(x) = 1, never below the threshold" in text(tab.notes.lookahead_text.object)
+
+
+@pytest.mark.parametrize("draft", ["lookup", "heads"])
+def test_the_tab_follows_the_first_tab_to_lookup_and_heads_and_plots_its_trace(draft):
+    main = Model()
+    tab = PayoffTab(session_model=main)
+    tab.activate()
+    main.param.update(draft=draft, schedule="heuristic")
+    main.act("run_to_end")
+    m = tab.model
+    assert m.draft == draft and m.table.rows[0].draft == draft
+    blocks = main.session.blocks
+    width, tokens, _ = m.trace_point()
+    assert width == F(sum(b.width for b in blocks), len(blocks)), "a heuristic trace sits at its average width"
+    assert tokens == main.session.counters.tokens_per_pass
+    said = text(tab.curves.trace_text.object)
+    assert f"{draft} draft, heuristic schedule from width 3" in said
+    assert "averages" not in said, "core.passes has no figure for this scenario, so none is quoted"

@@ -29,7 +29,8 @@ PRERENDERED = "?draft=biased&width=3&seed=1"
 def test_a_query_is_read_into_the_apps_canonical_form():
     scenario = read_query("draft=Biased&width=03&seed=1&draft_hide=1")
     assert scenario.query == PRERENDERED
-    assert scenario.values == {"draft": "biased", "width": "3", "seed": "1", "lookahead": "off", "steps": "0"}
+    defaults = {prop.name: prop.format(urlstate.DEFAULTS[prop.name]) for prop in urlstate.PROPS}
+    assert scenario.values == {**defaults, "draft": "biased", "width": "3", "seed": "1"}
     assert scenario.file == "prerender/draft-biased_width-3_seed-1.json"
 
 
@@ -46,7 +47,7 @@ def test_the_default_scenario_and_repeats_are_left_out_with_a_note():
 
 
 @pytest.mark.parametrize("query, words", [
-    ("draft=unknown&width=3", "draft='unknown' is not valid: it must be one of aligned or biased"),
+    ("draft=unknown&width=3", "draft='unknown' is not valid: it must be " + urlstate.BY_NAME["draft"].what),
     ("draft=biased&width=99", "width='99' is not valid: it must be a whole number from 1 to 8"),
     ("drafts=biased", "'drafts' is not a setting of the widget"),
     ("seed=1&seed=2", "seed is given twice"),
@@ -60,7 +61,7 @@ def test_a_bad_query_is_refused_with_what_is_wrong(query, words):
 
 
 @pytest.mark.parametrize("query, words", [
-    ("draft=unknown", "is not valid: it must be one of aligned or biased"),
+    ("draft=unknown", "is not valid: it must be " + urlstate.BY_NAME["draft"].what),
     ("width=99", "is not valid: it must be a whole number from 1 to 8"),
 ])
 def test_build_py_stops_at_once_on_a_bad_prerender(tmp_path, query, words):

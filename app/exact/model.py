@@ -30,6 +30,7 @@ import param
 
 import core
 from core import exact, sampler, stats
+from core.transform import NONE, Transform
 from core.variants import VARIANTS
 
 from app.urlstate import SEED_MAX  # seeds a browser number field holds exactly
@@ -39,10 +40,16 @@ RUN_CHOICES = (1_000, 5_000, 20_000, 50_000, 100_000)
 MAX_K = 4
 
 
+TEMPERATURES = {"1": "1", "1/2": "1/2", "1/3": "1/3", "1/4": "1/4"}  # T = 1/n keeps every row exact
+TOP_KS = {"off": "off", "1": "1", "2": "2", "3": "3"}
+
+
 @lru_cache(maxsize=512)
-def chunk(draft, width, k, n, base_seed, variant):
+def chunk(draft, width, k, n, base_seed, variant, transform=NONE):
     """``sampler.sample_prefixes`` for one chunk, remembered: the same seeds always give the same counts."""
-    return sampler.sample_prefixes(draft, width, k, n, base_seed=base_seed, variant=variant)
+    return sampler.sample_prefixes(draft, width, k, n, base_seed=base_seed, variant=variant,
+                                   temperature=transform.temperature, top_k=transform.top_k,
+                                   transform_at=transform.at)
 
 
 def connected():
@@ -104,8 +111,18 @@ class ExactModel(param.Parameterized):
     variant = param.Selector(default="exact", objects=list(VARIANTS), doc="""
         The verification rule: the exact one (Algorithm 1) or one of the shortcuts it is compared with.""")
 
-    draft = param.Selector(default="biased", objects=list(core.DRAFTS), doc="""
+    draft = param.Selector(default="biased", objects=list(core.ALL_DRAFTS), doc="""
         Which draft proposes tokens. The biased draft over-proposes A, so rejections happen.""")
+
+    temperature = param.Selector(default="1", objects=list(TEMPERATURES), doc="""
+        Temperature T = 1/n: each row is raised to the power n and renormalised (core.transform).""")
+
+    top_k = param.Selector(default="off", objects=list(TOP_KS), doc="""
+        Keep only the k most likely tokens of each row ("off" keeps all; ties go to A, then B, then C).""")
+
+    transform_at = param.Selector(default="both", objects=list(core.TRANSFORM_AT), doc="""
+        Where temperature and top-k are applied: to both models, to the target only, or to the draft only
+        (then verification uses the untransformed target, and the output quietly follows it).""")
 
     width = param.Integer(default=3, bounds=(1, core.MAX_WIDTH), doc="""
         Tokens the draft proposes per block.""")
@@ -130,7 +147,12 @@ class ExactModel(param.Parameterized):
         Whether the tab has been shown: nothing is computed before.""")
 
     comparison = param.ClassSelector(class_=exact.Comparison, constant=True, doc="""
-        core.exact.compare for the current rule, draft, width and k (None before activation).""")
+        core.exact.compare for the current rule, draft, width, k and transformation (None before activation).
+        Its target is the transformed target: the distribution the settings ask for.""")
+
+    raw_distance = param.Parameter(default=None, constant=True, doc="""
+        The exact distance of the rule's output from the *untransformed* target
+        (core.exact.total_variation), when a transformation is set; None otherwise.""")
 
     counts = param.ClassSelector(class_=Counter, default=Counter(), constant=True, doc="""
         Counts of the first k tokens over the runs sampled so far.""")
@@ -175,10 +197,19 @@ class ExactModel(param.Parameterized):
 
     # ---- exact distributions ----------------------------------------------------------
 
-    def _compare(self):
-        self._set(comparison=exact.compare(self.draft, self.width, self.k, self.variant))
+    @property
+    def transform(self):
+        """The ``core.Transform`` the three controls describe."""
+        top_k = None if self.top_k == "off" else int(self.top_k)
+        return Transform(Fraction(self.temperature), top_k, self.transform_at)
 
-    @param.depends("variant", "draft", "width", "k", watch=True)
+    def _compare(self):
+        tr = self.transform
+        comparison = exact.compare(self.draft, self.width, self.k, self.variant, transform=tr)
+        raw = None if tr.identity else exact.total_variation(comparison.result, exact.target_distribution(self.k))
+        self._set(comparison=comparison, raw_distance=raw)
+
+    @param.depends("variant", "draft", "width", "k", "temperature", "top_k", "transform_at", watch=True)
     def _on_settings(self):
         if self.active:
             with pn.io.hold():
@@ -215,7 +246,8 @@ class ExactModel(param.Parameterized):
         self._token += 1
         self._started = time.perf_counter()
         self._set(counts=Counter(), done=0, sampling=True, seconds=None, chi_target=None, chi_rule=None)
-        token, settings = self._token, (self.draft, self.width, self.k, self.runs, self.base_seed, self.variant)
+        token, settings = self._token, (self.draft, self.width, self.k, self.runs, self.base_seed, self.variant,
+                                        self.transform)
 
         async def run():
             await self._sample(token, settings)
@@ -228,11 +260,11 @@ class ExactModel(param.Parameterized):
 
     async def _sample(self, token, settings):
         """Draw the sample chunk by chunk, giving the event loop a turn after each."""
-        draft, width, k, runs, base_seed, variant = settings
+        draft, width, k, runs, base_seed, variant, transform = settings
         counts, done = Counter(), 0
         while done < runs:
             n = min(CHUNK, runs - done)
-            counts = counts + chunk(draft, width, k, n, base_seed + done, variant)
+            counts = counts + chunk(draft, width, k, n, base_seed + done, variant, transform)
             done += n
             # The loop handles clicks (which may start another sample) and notices a closed page.
             await asyncio.sleep(0.005)

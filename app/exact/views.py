@@ -18,7 +18,7 @@ from app.parts import DRAFT_OPTIONS, field
 
 from . import words
 from .common import built_when_shown, html, stylesheet
-from .model import CalculatorModel, ExactModel
+from .model import TEMPERATURES, TOP_KS, CalculatorModel, ExactModel
 
 TOP = 12  # prefixes shown before "show all"
 TOKENS = tuple(core.TOKENS)
@@ -62,6 +62,13 @@ class Controls(pn.viewable.Viewer):
                                                         stylesheets=[theme.BUTTON], margin=(4, 5))
         self.runs = pn.widgets.Select.from_param(m.param.runs, name="Runs", sizing_mode="stretch_width",
                                                  min_width=100, max_width=170, margin=(4, 5), **hidden)
+        buttons = {"name": "", "color": "primary", "variant": "outline", "description": None,
+                   "stylesheets": [theme.BUTTON], "margin": (4, 5)}
+        self.temperature = pn.widgets.RadioButtonGroup.from_param(m.param.temperature, options=TEMPERATURES,
+                                                                  **buttons)
+        self.top_k = pn.widgets.RadioButtonGroup.from_param(m.param.top_k, options=TOP_KS, **buttons)
+        self.transform_at = pn.widgets.RadioButtonGroup.from_param(m.param.transform_at, options=words.WHERE,
+                                                                   **buttons)
         self.rule_text = html(pn.bind(self._rule_html, m.param.variant), css=css(), margin=(6, 5, 0, 5))
         self._layout = pn.Column(
             pn.FlexBox(
@@ -71,6 +78,12 @@ class Controls(pn.viewable.Viewer):
                 field("First k tokens", "How much output to compare.", self.k, basis="170px"),
                 field("Runs", "Seeded runs to sample.", self.runs, basis="130px"),
                 gap="10px 22px", flex_wrap="wrap", sizing_mode="stretch_width", margin=0,
+            ),
+            pn.FlexBox(
+                field("Temperature", words.HELP["temperature"], self.temperature, basis="220px"),
+                field("Top-k", words.HELP["top_k"], self.top_k, basis="200px"),
+                field("Applied to", words.HELP["transform_at"], self.transform_at, basis="260px"),
+                gap="10px 22px", flex_wrap="wrap", sizing_mode="stretch_width", margin=(6, 0, 0, 0),
             ),
             self.rule_text,
             sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0),
@@ -151,7 +164,10 @@ class Result(pn.viewable.Viewer):
 
     def _reading_html(self, comparison, *sample):
         m = self.model
-        sentences = words.rule_reading(comparison, m.rule, exact.greedy_target(comparison.k))
+        sentences = words.rule_reading(comparison, m.rule, exact.greedy_target(comparison.k, comparison.transform))
+        transformed = words.transform_reading(comparison, m.raw_distance, m.rule.keeps_target)
+        if transformed:
+            sentences.append(transformed)
         sentences.append(words.sample_reading(m.done, m.sampling, m.chi_target, m.chi_rule, comparison.distance))
         return paragraphs(sentences, role="status", aria_live="polite")
 
@@ -179,8 +195,9 @@ class Result(pn.viewable.Viewer):
         m = self.model
         n = len(m.prefixes())
         rule = theme.esc(comparison.variant)
+        target = "target" if comparison.transform.identity else f"target with {words.transformation(comparison.transform)}"
         return ('<div class="keys" aria-label="chart key">'
-                '<span class="key"><span class="swatch target"></span> target</span>'
+                f'<span class="key"><span class="swatch target"></span> {theme.esc(target)}</span>'
                 f'<span class="key"><span class="swatch result"></span> {rule} rule</span>'
                 f'<span class="key"><span class="swatch sampled"></span> {rule} rule, sampled ({done:,} runs)</span>'
                 "</div>"

@@ -5,7 +5,7 @@ sentence makes is checked against the engine in ``tests/test_tab_words.py``
 over many scenarios.
 """
 
-from core import display, rates
+from core import DRAFTS, display, rates
 
 LEVEL = 0.01  # a p-value below this counts as a detected difference
 NUMBER_WORDS = ("no", "one", "two", "three", "four")
@@ -15,6 +15,7 @@ USES = {
     "test": "tests proposal {index} ({token}): {verdict}",
     "correction": "correction from the residual: {token}",
     "bonus": "bonus token from p: {token}",
+    "ordinary": "ordinary step from p (nothing to copy): {token}",
 }
 
 
@@ -36,8 +37,66 @@ def p_value_text(p):
 
 
 def never_rejected(draft, variant):
-    """Whether every proposal this draft can make is kept by the rule's test (core's keep chances)."""
+    """Whether every proposal this draft can make is kept by the rule's test (core's keep chances).
+
+    ``core.rates`` has keep chances for the table drafts only; lookup and heads are rejected sometimes."""
+    if draft not in DRAFTS:
+        return False
     return all(c.accept == 1 for c in rates.keep_chances(draft, variant))
+
+
+# ---- temperature and top-k ---------------------------------------------------------------------
+
+WHERE = {"Both models": "both", "Target only": "target", "Draft only": "draft"}
+HELP = {
+    "temperature": "T = 1/n raises each row to the power n and rescales it: lower T, sharper rows.",
+    "top_k": "Keep only the k most likely tokens of each row (ties go to A, then B, then C).",
+    "transform_at": "Verification must use the rows the output should follow. Applying it to the draft only "
+                    "quietly breaks that.",
+}
+
+def transformation(transform):
+    """The transformation in words: "temperature 1/2 and top-2", "temperature 1/3", "top-1"."""
+    t, k = transform.temperature, transform.top_k
+    if t != 1 and k is not None:
+        return f"temperature {t} and top-{k}"
+    if t != 1:
+        return f"temperature {t}"
+    return f"top-{k}"
+
+
+def transform_reading(comparison, raw_distance, keeps_target):
+    """One sentence on where the transformation was applied and what the output follows, or "" without one.
+
+    ``raw_distance``: the exact distance of the output from the untransformed target (``core.exact``);
+    ``keeps_target``: whether the verification rule is the exact one (or another rule that keeps p).
+    """
+    tr = comparison.transform
+    if tr is None or tr.identity:
+        return ""
+    what = transformation(tr)
+    was = "were" if tr.temperature != 1 and tr.top_k is not None else "was"
+    d = display.exact_or_dec(comparison.distance, 4)
+    if tr.at == "draft" and comparison.distance and raw_distance == 0:
+        return (f"What went wrong: {what} {was} applied to the draft only, so verification used the untransformed "
+                f"target and the output follows the untransformed target exactly (distance 0 from it), not the "
+                f"transformed target you asked for: distance {d}. Apply it to the target as well.")
+    if tr.at == "draft" and comparison.distance:
+        return (f"What went wrong: {what} {was} applied to the draft only, so verification used the untransformed "
+                f"target, and the output misses the transformed target you asked for by {d}.")
+    if tr.at == "draft":
+        return (f"{what.capitalize()} {was} applied to the draft only, so verification used the untransformed target; "
+                f"here the first {plural(comparison.k, 'token')} happen to come out as the transformed target "
+                f"would have them (distance 0), but in general they follow the untransformed target.")
+    if comparison.distance == 0 and keeps_target and tr.at == "target":
+        return (f"{what.capitalize()} {was} applied to the target only, and verification used that transformed "
+                f"target: the rule corrects whatever the untransformed draft proposes, so the output follows "
+                f"the transformed target exactly (distance 0); only the speed changes.")
+    if comparison.distance == 0 and keeps_target:
+        return (f"{what.capitalize()} {was} applied to both models, and verification used the transformed target: "
+                f"the output follows the transformed target exactly (distance 0).")
+    return (f"{what.capitalize()} {was} applied where verification sees it, so the distance of {d} comes from the "
+            f"{comparison.variant} rule, not from the transformation.")
 
 
 def rule_reading(comparison, rule, greedy_target):

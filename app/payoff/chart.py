@@ -25,11 +25,12 @@ CURVES = {
                   "label": "exact, with lookahead"},
 }
 TRACE_COLOUR = "#1b1f24"
+HEURISTIC_COLOUR = "#1a7f5a"  # the heuristic schedule's point: a star at the average width it settles at
 
 
 def points(pts):
     """Source columns for ``[(width, value, text), ...]``."""
-    return {"x": [p[0] for p in pts], "y": [float(p[1]) for p in pts], "text": [p[2] for p in pts]}
+    return {"x": [float(p[0]) for p in pts], "y": [float(p[1]) for p in pts], "text": [p[2] for p in pts]}
 
 
 class WidthChart:
@@ -39,6 +40,7 @@ class WidthChart:
         self.sources = {name: ColumnDataSource(points([])) for name in CURVES}
         self.best = ColumnDataSource(points([]))
         self.trace = ColumnDataSource(points([]))
+        self.heuristic = ColumnDataSource(points([]))
         self.fig = figure(title=title, height=320, sizing_mode="stretch_width", min_width=260, tools="",
                           x_range=Range1d(0.5, WIDTHS[-1] + 0.5), y_range=Range1d(0, 2))
         style_figure(self.fig)
@@ -61,18 +63,21 @@ class WidthChart:
                                           fill_alpha=0, line_color=CURVES["exact"]["color"], line_width=2.5))
         renderers.append(self.fig.scatter("x", "y", source=self.trace, marker="diamond", size=16,
                                           fill_color=TRACE_COLOUR, line_color="#ffffff", line_width=1.5))
+        renderers.append(self.fig.scatter("x", "y", source=self.heuristic, marker="star", size=20,
+                                          fill_color=HEURISTIC_COLOUR, line_color="#ffffff", line_width=1.5))
         self.fig.add_tools(HoverTool(renderers=renderers, tooltips=[("", "@text")]))
         self.pane = pn.pane.Bokeh(self.fig, sizing_mode="stretch_width", margin=0)
 
-    def update(self, curves, best, trace, top):
-        """``curves``: name -> [(width, value, text)]; ``best`` and ``trace``: (width, value, text) or None.
+    def update(self, curves, best, trace, top, heuristic=None):
+        """``curves``: name -> [(width, value, text)]; ``best``, ``trace`` and ``heuristic``: (width, value,
+        text) or None.
 
         Only sources whose data changed are assigned: each assignment is a message to the page.
         """
         with pn.io.hold():
             for name, source in self.sources.items():
                 self._fill(source, points(curves.get(name) or []))
-            for source, point in ((self.best, best), (self.trace, trace)):
+            for source, point in ((self.best, best), (self.trace, trace), (self.heuristic, heuristic)):
                 self._fill(source, points([point] if point else []))
             if self.fig.y_range.end != top:
                 self.fig.y_range.end = top

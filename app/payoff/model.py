@@ -38,10 +38,17 @@ def table(draft, cost, lookahead=None):
     return payoff.payoff_table(draft, cost, lookahead)
 
 
+@lru_cache(maxsize=512)
+def heuristic(draft, cost):
+    """``core.payoff.heuristic_payoff``: the heuristic schedule's long run (core keeps the chain, so a new
+    cost is quick; the first one for the lookup draft takes about a second on CPython)."""
+    return payoff.heuristic_payoff(draft, cost)
+
+
 class PayoffModel(param.Parameterized):
     """State of the "When it pays off" tab."""
 
-    draft = param.Selector(default="biased", objects=list(core.DRAFTS), doc="""
+    draft = param.Selector(default="biased", objects=list(core.ALL_DRAFTS), doc="""
         Which draft proposes tokens (follows the first tab's draft when one is linked).""")
 
     cost = param.Number(default=0.1, bounds=(0, 1), step=0.01, doc="""
@@ -66,6 +73,10 @@ class PayoffModel(param.Parameterized):
 
     lookahead_table = param.Parameter(default=None, constant=True, doc="""
         The same with dynamic lookahead, or None when the lookahead curves are off.""")
+
+    heuristic = param.Parameter(default=None, constant=True, doc="""
+        core.payoff.heuristic_payoff for the draft and cost: the heuristic width schedule's long run
+        (None until computed; it follows the tables, in a turn of its own).""")
 
     session = param.ClassSelector(class_=core.Session, default=None, constant=True, doc="""
         The first tab's trace when it has finished blocks, else None (a commit or a new scenario
@@ -92,7 +103,8 @@ class PayoffModel(param.Parameterized):
 
         async def first():
             await asyncio.sleep(0.01)
-            self._compute()
+            self._tables()
+            await self._heuristic_later()
 
         pn.state.onload(lambda: pn.state.execute(first))
 
@@ -125,9 +137,24 @@ class PayoffModel(param.Parameterized):
     def _compute(self):
         if not self.active:
             return
+        self._tables()
+        pn.state.execute(self._heuristic_later)
+
+    def _tables(self):
         with pn.io.hold():
             self._set(table=table(self.draft, self.c),
                       lookahead_table=table(self.draft, self.c, self.t) if self.lookahead else None)
+
+    async def _heuristic_later(self):
+        """The heuristic schedule's point, in a turn of its own: the tables reach the page first
+        (the lookup draft's chain takes about a second on CPython the first time)."""
+        wanted = (self.draft, self.c)
+        if self.heuristic is not None and (self.heuristic.draft, self.heuristic.cost) == wanted:
+            return
+        self._set(heuristic=None)
+        await asyncio.sleep(0.01)
+        if (self.draft, self.c) == wanted:
+            self._set(heuristic=heuristic(*wanted))
 
     def best(self, which="exact"):
         """The best row of a table: ``exact`` (fixed width), ``closed`` or ``lookahead``."""
@@ -136,6 +163,12 @@ class PayoffModel(param.Parameterized):
             return None if tab is None else tab.rows[tab.best_width - 1]
         width = self.table.best_width if which == "exact" else self.table.closed_best_width
         return self.table.rows[width - 1]
+
+    @property
+    def has_table_draft(self):
+        """Whether the draft is a table (aligned, biased): only those have the paper's α, its closed form
+        and core.rates' per-position chances; lookup and heads have exact curves only."""
+        return self.draft in core.DRAFTS
 
     def rates(self, width):
         """core.rates.rates for the draft at ``width``, fixed width."""
@@ -157,9 +190,14 @@ class PayoffModel(param.Parameterized):
         if s is None:
             return None
         counters = s.counters
-        return s.config.width, counters.tokens_per_pass, payoff.trace_speedup(counters, self.c)
+        width = s.config.width
+        if s.config.schedule == "heuristic":  # plotted at the average width its blocks used
+            width = Fraction(sum(b.width for b in s.blocks), len(s.blocks))
+        return width, counters.tokens_per_pass, payoff.trace_speedup(counters, self.c)
 
     def trace_passes(self):
         """core.passes.passes for the trace's scenario: what its counter averages over many seeds."""
         cfg = self.session.config
+        if cfg.draft not in core.DRAFTS or cfg.schedule != "fixed":
+            return None  # core.passes enumerates table drafts at a fixed width
         return passes.passes(cfg.draft, cfg.width, cfg.max_tokens, cfg.lookahead)

@@ -94,8 +94,10 @@ class Curves(pn.viewable.Viewer):
 
         m = self.model
         self.reading = html(pn.bind(self._reading, m.param.table), css=css())
-        self.tiles = html(pn.bind(self._tiles, m.param.table), css=css())
-        self.keys = html(pn.bind(self._keys, m.param.lookahead_table, m.param.session), css=css())
+        self.schedule_text = html(pn.bind(self._schedule, m.param.heuristic, m.param.table, m.param.lookahead_table),
+                                  css=css(), margin=(4, 0))
+        self.tiles = html(pn.bind(self._tiles, m.param.table, m.param.heuristic), css=css())
+        self.keys = html(pn.bind(self._keys, m.param.lookahead_table, m.param.session, m.param.table), css=css())
         self.speed = WidthChart("Expected speedup by width", "speedup (× ordinary decoding)", reference=1)
         self.passes = WidthChart("Tokens per target pass by width", "committed tokens per target pass")
         self.trace_text = html(pn.bind(self._trace, m.param.session, m.param.table, m.param.lookahead_table), css=css(),
@@ -109,10 +111,10 @@ class Curves(pn.viewable.Viewer):
             pn.FlexBox(pn.Column(self.speed.pane, margin=0, styles=box),
                        pn.Column(self.passes.pane, margin=0, styles=box),
                        gap="8px 20px", flex_wrap="wrap", sizing_mode="stretch_width", margin=0),
-            self.trace_text, self.numbers,
+            self.schedule_text, self.trace_text, self.numbers,
             sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0),
         )
-        m.param.watch(self._draw, ["table", "lookahead_table", "session"])
+        m.param.watch(self._draw, ["table", "lookahead_table", "session", "heuristic"])
         self._draw()
 
     def _draw(self, *events):
@@ -121,14 +123,16 @@ class Curves(pn.viewable.Viewer):
         if tab is None:
             return
         t = words.times
+        # Lookup and heads have no closed form (core gives None): only their exact curve is drawn.
         speed = {"exact": [(r.width, r.speedup, f"width {r.width}: {t(r.speedup)} (exact)") for r in tab.rows],
                  "closed": [(r.width, r.closed_speedup, f"width {r.width}: {t(r.closed_speedup)} (closed form)")
-                            for r in tab.rows]}
+                            for r in tab.rows if r.closed_speedup is not None]}
         per_pass = {
             "exact": [(r.width, r.tokens_per_pass, f"width {r.width}: {display.dec(r.tokens_per_pass)} tokens "
                        f"per pass (exact)") for r in tab.rows],
             "closed": [(r.width, r.closed_tokens_per_pass, f"width {r.width}: "
-                        f"{display.dec(r.closed_tokens_per_pass)} tokens per pass (closed form)") for r in tab.rows]}
+                        f"{display.dec(r.closed_tokens_per_pass)} tokens per pass (closed form)") for r in tab.rows
+                       if r.closed_tokens_per_pass is not None]}
         if dyn is not None:
             speed["lookahead"] = [(r.width, r.speedup, f"width {r.width}: {t(r.speedup)} with lookahead")
                                   for r in dyn.rows]
@@ -141,15 +145,21 @@ class Curves(pn.viewable.Viewer):
             width, tokens, speedup = point
             pass_trace = (width, tokens, f"your trace: {display.dec(tokens)} tokens per pass")
             speed_trace = (width, speedup, f"your trace: {t(speedup)}")
+        h = m.heuristic
+        speed_h = pass_h = None
+        if h is not None:
+            where = f"heuristic schedule, average width {display.dec(h.mean_width)}"
+            speed_h = (h.mean_width, h.speedup, f"{where}: {t(h.speedup)}")
+            pass_h = (h.mean_width, h.tokens_per_pass, f"{where}: {display.dec(h.tokens_per_pass)} tokens per pass")
         best = m.best("exact")
         top_speed = max([float(v) for curve in speed.values() for _, v, _ in curve]
-                        + ([float(speed_trace[1])] if speed_trace else []) + [1.0])
+                        + [float(p[1]) for p in (speed_trace, speed_h) if p] + [1.0])
         top_pass = max([float(v) for curve in per_pass.values() for _, v, _ in curve]
-                       + ([float(pass_trace[1])] if pass_trace else []))
+                       + [float(p[1]) for p in (pass_trace, pass_h) if p])
         with pn.io.hold():
             self.speed.update(speed, (best.width, best.speedup, f"best width: {best.width}, {t(best.speedup)}"),
-                              speed_trace, top_speed * 1.12)
-            self.passes.update(per_pass, None, pass_trace, top_pass * 1.12)
+                              speed_trace, top_speed * 1.12, speed_h)
+            self.passes.update(per_pass, None, pass_trace, top_pass * 1.12, pass_h)
 
     def _reading(self, table):
         if table is None:
@@ -158,30 +168,43 @@ class Curves(pn.viewable.Viewer):
         return (f'<div class="reading" role="status" aria-live="polite">'
                 f'{theme.esc(words.reading(table, m.draft, m.c))}</div>')
 
-    def _tiles(self, table):
+    def _schedule(self, h, table, lookahead_table):
+        if table is None:
+            return ""
+        if h is None:
+            return f'<p class="muted" role="status">{theme.esc(words.HEURISTIC_COMPUTING)}</p>'
+        m = self.model
+        dynamic = m.best("lookahead") if lookahead_table is not None else None
+        return f"<p>{theme.esc(words.heuristic(h, m.best('exact'), dynamic))}</p>"
+
+    def _tiles(self, table, h):
         if table is None:
             return ""
         m = self.model
         best, closed = m.best("exact"), m.best("closed")
-        tiles = (
-            words.alpha_tile(best.alpha),
-            words.kept_tile(rates.kept_share(m.draft, best.width), best.width),
-            (f"{best.width}", "best width, exact"),
-            (words.times(best.speedup), "expected speedup at the best width"),
-            (f"{closed.width}", "best width, closed form"),
-        )
+        tiles = ((words.alpha_tile(best.alpha), words.kept_tile(rates.kept_share(m.draft, best.width), best.width))
+                 if m.has_table_draft else ())
+        tiles += ((f"{best.width}", "best width, exact"),
+                  (words.times(best.speedup), "expected speedup at the best width"))
+        if m.has_table_draft:
+            tiles += ((f"{closed.width}", "best width, closed form"),)
+        if h is not None:
+            tiles += (words.heuristic_tile(h),)
         return '<div class="tiles">' + "".join(
             f'<div class="tile"><div class="n">{theme.esc(n)}</div><div class="what">{theme.esc(w)}</div></div>'
             for n, w in tiles) + "</div>"
 
-    @staticmethod
-    def _keys(lookahead_table, session):
-        keys = [curve_key("exact", "exact, from the tables"), curve_key("closed", "closed form (paper)")]
+    def _keys(self, lookahead_table, session, table):
+        keys = [curve_key("exact", "exact, from the tables")]
+        if self.model.has_table_draft:
+            keys.append(curve_key("closed", "closed form (paper)"))
         if lookahead_table is not None:
             keys.append(curve_key("lookahead", "exact, with lookahead"))
         keys.append('<span class="key"><span class="best-key"></span>best width</span>')
         if session is not None:
             keys.append('<span class="key"><span class="trace-key">◆</span>your trace</span>')
+        keys.append('<span class="key"><span class="trace-key heuristic-key" style="color:#1a7f5a">★</span>'
+                    'heuristic schedule, at its average width</span>')
         keys.append(curve_key("ordinary", "ordinary decoding (1×)"))
         return '<div class="keys" aria-label="chart key">' + "".join(keys) + "</div>"
 
@@ -242,13 +265,18 @@ class Notes(pn.viewable.Viewer):
                 'depends only on the draft\'s own proposals.</p>')
         if lookahead_table is None or m.table is None:
             return head + '<p class="muted">Switch on dynamic lookahead to compare its curve with the fixed widths.</p>'
-        text = words.lookahead(m.draft, m.t, m.best("exact"), m.best("lookahead"), rates.keep_chances(m.draft))
+        if m.has_table_draft:
+            text = words.lookahead(m.draft, m.t, m.best("exact"), m.best("lookahead"), rates.keep_chances(m.draft))
+        else:
+            text = words.lookahead_plain(m.draft, m.t, m.table, lookahead_table)
         return head + f"<p>{theme.esc(text)}</p>"
 
     def _gap(self, table):
         if table is None:
             return ""
         m = self.model
+        if not m.has_table_draft:
+            return f'<h3 class="gap">No closed form here</h3><p>{theme.esc(words.NO_CLOSED_FORM[m.draft])}</p>'
         best = table.best_width
         r1 = m.rates(1)
         # With α = 1 the note needs no per-position chances (and a wide best width would cost a moment).
@@ -285,7 +313,10 @@ class PayoffTab(pn.viewable.Viewer):
             self.controls = Controls(model=self.model)
             self.curves = Curves(model=self.model)
             self.notes = Notes(model=self.model)
-            self.body = pn.Column(self.controls, self.curves, self.notes, sizing_mode="stretch_width", margin=0)
+            from .candidates import CandidatesView  # several candidates per position (issue 13)
+            self.candidates = CandidatesView(model=self.model)
+            self.body = pn.Column(self.controls, self.curves, self.candidates, self.notes, sizing_mode="stretch_width",
+                                  margin=0)
             self.model.activate()
         return self.body
 

@@ -13,7 +13,7 @@ TOKENS = ("A", "B", "C")
 
 
 def times(x):
-    return f"{display.dec(x, 2)}×"
+    return "—" if x is None else f"{display.dec(x, 2)}×"
 
 
 def join(items, word="and"):
@@ -33,7 +33,9 @@ def reading(table, draft, cost):
     else:
         text = (f"With the {draft} draft and c = {c}, width {best.width} is best: expected speedup "
                 f"{times(best.speedup)} over ordinary decoding.")
-    if closed.width == best.width:
+    if closed.closed_speedup is None:
+        text += " " + NO_CLOSED_FORM.get(draft, "")
+    elif closed.width == best.width:
         text += f" The paper's closed form agrees ({times(closed.closed_speedup)} at width {best.width})."
     else:
         text += f" The paper's closed form picks width {closed.width} ({times(closed.closed_speedup)})."
@@ -46,6 +48,45 @@ def reading(table, draft, cost):
     elif best.width == last and best.speedup > 1:
         text += " Every width up to the widest pays, and the widest block wins."
     return text
+
+
+NO_CLOSED_FORM = {
+    "lookup": ("The paper's closed form assumes one acceptance rate α for every proposal; a lookup copy is kept "
+               "with chance p(x), which depends on what was copied, so only the exact curve is drawn."),
+    "heads": ("The paper's closed form assumes one acceptance rate α for every proposal; head i is kept less "
+              "often the further ahead it guesses, so only the exact curve is drawn."),
+}
+
+
+def heuristic_tile(h):
+    """The heuristic schedule's figure for a tile: its speedup and the average width it settles at."""
+    return (times(h.speedup), f"heuristic schedule's speedup (average width {display.dec(h.mean_width)})")
+
+
+def heuristic(h, fixed, dynamic=None):
+    """The heuristic schedule (``core.payoff.heuristic_payoff``) beside the best fixed width and, when the
+    lookahead curves are on, the best width with lookahead (``Payoff`` rows)."""
+    text = (f"The heuristic schedule (Hugging Face's assisted generation: +2 after a block whose every guess was "
+            f"accepted, otherwise −1, from 1 to 8) settles at an average width of {display.dec(h.mean_width)} "
+            f"and reaches {times(h.speedup)}, {display.dec(h.tokens_per_pass)} tokens per pass.")
+    if h.time_per_token > fixed.time_per_token:
+        text += (f" The best fixed width, {fixed.width}, is faster ({times(fixed.speedup)}): the rule reacts only "
+                 f"to the last block, so it keeps overshooting and undershooting; its merit is needing no tuning.")
+    elif h.time_per_token == fixed.time_per_token:
+        text += f" That equals the best fixed width, {fixed.width} ({times(fixed.speedup)}), without tuning it."
+    else:
+        text += (f" That beats the best fixed width, {fixed.width} ({times(fixed.speedup)}): adapting to the last "
+                 f"block pays here.")
+    if dynamic is not None:
+        if h.time_per_token > dynamic.time_per_token:
+            text += f" Dynamic lookahead at its best width, {dynamic.width}, is faster too ({times(dynamic.speedup)})."
+        else:
+            text += (f" It is at least as fast as dynamic lookahead at its best width, {dynamic.width} "
+                     f"({times(dynamic.speedup)}).")
+    return text
+
+
+HEURISTIC_COMPUTING = "Computing the heuristic schedule's long run exactly…"
 
 
 def alpha_tile(alpha):
@@ -131,6 +172,27 @@ def lookahead(draft, threshold, fixed, dynamic, chances):
                    "probabilities mark the places it is likely to be wrong.")
 
 
+def lookahead_plain(draft, threshold, table, lookahead_table):
+    """Dynamic lookahead beside the fixed widths for a draft without per-position chances in ``core.rates``
+    (lookup, heads): the comparison, and why nothing changes when nothing does."""
+    t = display.dec(threshold)
+    fixed = table.rows[table.best_width - 1]
+    dynamic = lookahead_table.rows[lookahead_table.best_width - 1]
+    text = (f"With threshold {t}, the best is width {dynamic.width} at {times(dynamic.speedup)}, against "
+            f"{times(fixed.speedup)} at width {fixed.width} without lookahead.")
+    same = all(a.time_per_token == b.time_per_token for a, b in zip(table.rows, lookahead_table.rows))
+    if same and draft == "lookup":
+        return text + (" A lookup copy has q(x) = 1, never below the threshold, so the draft never stops early "
+                       "and the lookahead curves are the fixed-width ones.")
+    if same:
+        return text + f" With this threshold the {draft} draft never stops early: the curves are the same."
+    if dynamic.time_per_token > fixed.time_per_token:
+        return text + " Here stopping on low confidence backfires."
+    if dynamic.time_per_token == fixed.time_per_token:
+        return text + " Here it makes no difference to the best speedup."
+    return text + " Here stopping on low confidence helps."
+
+
 def last_block_cut(session):
     """Whether the output limit shortened the trace's last block.
 
@@ -146,21 +208,27 @@ def last_block_cut(session):
         return True
     last = b.proposals[-1] if b.proposals else None
     would_stop = cfg.lookahead is not None and last is not None and last.q_x < cfg.lookahead
-    return len(b.proposals) < cfg.width and not b.stopped_early and not would_stop
+    width = cfg.width if b.width is None else b.width  # the schedule's width for this block
+    room = cfg.max_tokens - len(b.prefix)
+    # Fewer proposals than the width because the limit left no more room (lookup may also run out of text).
+    return len(b.proposals) < width and len(b.proposals) == room and not b.stopped_early and not would_stop
 
 
 def trace(session, cost, passes, chart_draft, chart_lookahead):
-    """What the trace of the first tab says beside the curves (``passes``: ``core.passes.passes`` for it)."""
+    """What the trace of the first tab says beside the curves (``passes``: ``core.passes.passes`` for it,
+    or None where core.passes does not enumerate the scenario)."""
     cfg, counters = session.config, session.counters
     per_pass = counters.tokens_per_pass
     time_per_token = payoff.trace_time_per_token(counters, cost)
-    text = (f"Your trace on the first tab ({cfg.draft} draft, width {cfg.width}, seed {cfg.seed}"
+    text = (f"Your trace on the first tab ({cfg.draft} draft, "
+            + (f"heuristic schedule from width {cfg.width}" if cfg.schedule == "heuristic" else f"width {cfg.width}")
+            + f", seed {cfg.seed}"
             + (f", lookahead threshold {display.dec(cfg.lookahead)}" if cfg.lookahead is not None else "")
             + f"): {counters.committed} tokens from {counters.target_passes} target "
               f"pass{'es' if counters.target_passes != 1 else ''} and {counters.draft_steps} draft steps, "
               f"{display.dec(per_pass)} tokens per pass. At c = {display.dec(cost)} its time per token is "
               f"{display.dec(time_per_token)} of ordinary decoding's (a speedup of {times(payoff.trace_speedup(counters, cost))}).")
-    if counters.committed == cfg.max_tokens:
+    if counters.committed == cfg.max_tokens and passes is not None:
         text += (f" One trace is noisy: over many full traces of this scenario, the tokens-per-pass counter "
                  f"averages {display.dec(passes.mean_tokens_per_pass)}.")
     if last_block_cut(session):

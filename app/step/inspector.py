@@ -94,22 +94,25 @@ def _heading(it, title, status, status_text=None):
             f'{_verdict(status, status_text)}<span class="muted small">{where}</span></div>')
 
 
-def proposal_html(it):
+def proposal_html(it, draft="aligned"):
     x, block, d = it.proposal, it.block, it.decomposition
     out = _heading(it, f"position {x.index + 1} · proposal {x.token}", x.status,
                    words.STATUS_TEXT.get(x.status, x.status))
     out += (f'<p>Conditioned on: {_prefix_html(x.prefix, len(block.prefix))}</p>'
-            f'<p class="muted small">The toy tables look only at the last token, so this position uses their '
-            f'rows for {words.row_name(x.prefix)}.</p>')
-    rows = [(words.ROW_Q, x.q)]
+            f'<p class="muted small">{theme.esc(words.where_rows(draft, x))}</p>')
+    rows = [(words.q_row_label(draft), x.q)]
     if x.p is not None:
         rows.append((words.ROW_P, x.p))
     if d is not None:
         rows.append((words.ROW_KEPT, d.accepted))
         rows.append((words.ROW_RESIDUAL, d.residual))
     out += _table(rows, picked=x.token)
+    if x.u_draft is None:  # the lookup draft copies: no draw
+        picked = f'{theme.chip(x.token, "sm")} {theme.esc(words.copied_from(x))}'
+    else:
+        picked = f'{theme.chip(x.token, "sm")} drawn from q with draw {_u(x.u_draft)}'
     facts = [
-        ("token x", f'{theme.chip(x.token, "sm")} drawn from q with draw {_u(x.u_draft)}'),
+        ("token x", picked),
         ("q(x)", f'{_mono(dec(x.q_x))} <span class="muted">the draft\'s probability of {x.token}</span>'),
     ]
     if x.p is None:
@@ -136,12 +139,32 @@ def proposal_html(it):
         facts.append(("replacement", f'{theme.chip(c.token, "sm")} drawn from the residual; it goes into the '
                                      f'output in place of {x.token}'))
     out += _facts(facts)
-    out += f'<div class="explain"><p>{theme.esc(words.explain_proposal(x, d))}</p></div>'
+    lead = {"lookup": words.lookup_explain, "heads": words.heads_explain}.get(draft)
+    out += '<div class="explain">'
+    if lead is not None:
+        out += f'<p class="draft-note">{theme.esc(lead(x))}</p>'
+    out += f'<p>{theme.esc(words.explain_proposal(x, d))}</p></div>'
     return out
+
+
+def ordinary_html(it):
+    b, block = it.bonus, it.block
+    out = _heading(it, f"ordinary step {b.token}", "bonus", "● ordinary step")
+    out += (f'<p>Conditioned on: {_prefix_html(b.prefix, len(block.prefix))}</p>'
+            f'<p class="muted small">The target\'s row for {words.row_name(b.prefix)}.</p>')
+    out += _table([(words.ROW_P, b.p)], picked=b.token)
+    out += _facts([
+        ("why no proposal", theme.esc(words.ordinary_why(block))),
+        ("draw u", _mono(_u(b.u), b.u)),
+        ("token", f'{theme.chip(b.token, "sm")} drawn from the target p'),
+    ])
+    return out + f'<div class="explain"><p>{theme.esc(words.ORDINARY_EXPLAIN)}</p></div>'
 
 
 def bonus_html(it):
     b, block = it.bonus, it.block
+    if not block.proposals:
+        return ordinary_html(it)
     out = _heading(it, f"bonus token {b.token}", "bonus", "★ bonus")
     out += (f'<p>Conditioned on: {_prefix_html(b.prefix, len(block.prefix))}</p>'
             f'<p class="muted small">The toy tables look only at the last token, so this uses the target\'s '
@@ -334,6 +357,13 @@ class Inspector(pn.viewable.Viewer):
                 # Before a block is drafted: the next position's q and p, so the default view already shows the rule.
                 d = core.position(session.config.draft, session.output)
                 where = words.short_row(session.output)
+                if d is None:  # lookup has nothing to copy: the next block is an ordinary step from p
+                    p = core.position("aligned", session.output).p
+                    self.body.object = f"<p>{theme.esc(words.NOTHING_TO_COPY_PREVIEW)}</p>" + guide_html(session)
+                    charts.show_rows(None, p, f"Next position, {where}: the target p an ordinary step draws from")
+                    self._residual.visible = False
+                    self._stack.visible = False
+                    return
                 charts.show_rows(d.q, d.p, f"Next position, {where}: draft q vs target p")
                 self._residual.visible = d.rejection > 0
                 if d.rejection > 0:
@@ -345,12 +375,13 @@ class Inspector(pn.viewable.Viewer):
         if it.bonus is not None:
             b = it.bonus
             self.body.object = bonus_html(it)
-            charts.show_rows(None, b.p, f"Target p, {words.short_row(b.prefix)}: the bonus draw")
+            what = "the bonus draw" if it.block.proposals else "the ordinary step's draw"
+            charts.show_rows(None, b.p, f"Target p, {words.short_row(b.prefix)}: {what}")
             self._residual.visible = False
             self._stack.visible = False
             return
         x, d = it.proposal, it.decomposition
-        self.body.object = proposal_html(it)
+        self.body.object = proposal_html(it, self.model.session.config.draft)
         title = (f"Draft q vs target p, {words.short_row(x.prefix)}" if x.p is not None
                  else f"Draft q, {words.short_row(x.prefix)} (p comes with Verify)")
         charts.show_rows(x.q, x.p, title)

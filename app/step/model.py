@@ -78,21 +78,28 @@ def focus_after(session):
     return None
 
 
-def scenario_config(draft, width, seed, lookahead):
+def scenario_config(draft, width, seed, lookahead, schedule="fixed"):
     """The ``core.Config`` of a scenario as the URL spells it (lookahead "off" or "0.50")."""
     exact = None if lookahead == urlstate.LOOKAHEAD_OFF else Fraction(lookahead)
-    return core.Config(draft=draft, width=width, seed=seed, lookahead=exact)
+    return core.Config(draft=draft, width=width, seed=seed, lookahead=exact, schedule=schedule)
 
 
 class StepModel(param.Parameterized):
     """State of the "Step through a block" view."""
 
     draft = param.Selector(default="aligned", objects=DRAFT_OPTIONS, label="Draft model", doc="""
-        Which draft model proposes tokens: "aligned" uses exactly the target's
-        table (everything is accepted), "biased" strongly favours A.""")
+        Which draft proposes tokens (core.ALL_DRAFTS): "aligned" uses exactly the
+        target's table (everything is accepted), "biased" strongly favours A,
+        "lookup" copies from the text, "heads" guesses several steps ahead.""")
 
     width = param.Integer(default=3, bounds=(1, core.MAX_WIDTH), label="Tokens per block", doc="""
-        How many tokens the draft proposes per block (gamma in the paper).""")
+        How many tokens the draft proposes per block (gamma in the paper); with the
+        heuristic schedule, the first block's width.""")
+
+    schedule = param.Selector(default="fixed", objects=list(core.SCHEDULES), doc="""
+        "fixed": every block drafts ``width`` tokens; "heuristic": Hugging Face's
+        assisted-generation rule (core.schedule), +2 after a block whose every
+        proposal was accepted, else -1, within 1..8.""")
 
     seed = param.Integer(default=0, bounds=(0, urlstate.SEED_MAX), label="Seed", doc="""
         Seed of the random draws: the same seed gives the same trace.""")
@@ -153,9 +160,9 @@ class StepModel(param.Parameterized):
 
     def config(self):
         """The ``core.Config`` the scenario parameters describe."""
-        return scenario_config(self.draft, self.width, self.seed, self.lookahead)
+        return scenario_config(self.draft, self.width, self.seed, self.lookahead, self.schedule)
 
-    @param.depends("draft", "width", "seed", "lookahead", watch=True)
+    @param.depends("draft", "width", "seed", "lookahead", "schedule", watch=True)
     def _restart(self):
         """A control changed the scenario: start its trace (unless the session already runs it)."""
         def restart():
@@ -172,10 +179,11 @@ class StepModel(param.Parameterized):
         def apply():
             values = url.values
             scenario = dict(draft=values["draft"], width=values["width"], seed=values["seed"],
-                            lookahead=values["lookahead"])
+                            lookahead=values["lookahead"], schedule=values["schedule"])
             if values["lookahead"] != urlstate.LOOKAHEAD_OFF:
                 scenario["threshold"] = values["lookahead"]
-            config = scenario_config(values["draft"], values["width"], values["seed"], values["lookahead"])
+            config = scenario_config(values["draft"], values["width"], values["seed"], values["lookahead"],
+                                     values["schedule"])
             session = core.Session.start(config)
             steps = values.get("steps", 0)
             for _ in range(steps):
@@ -190,7 +198,7 @@ class StepModel(param.Parameterized):
     def scenario(self):
         """The values a link needs to reopen what is on screen (see ``urlstate.PROPS``)."""
         return {"draft": self.draft, "width": self.width, "seed": self.seed, "lookahead": self.lookahead,
-                "steps": self.steps_done()}
+                "schedule": self.schedule, "steps": self.steps_done()}
 
     def steps_done(self):
         """Clicks of "Next step" that lead from a fresh trace to the current one."""
@@ -272,7 +280,7 @@ class StepModel(param.Parameterized):
                 out.append((f"{name} · position {proposal.index + 1}: {proposal.token}, {proposal.status}",
                             (block.index, proposal.index)))
             if block.bonus is not None:
-                out.append((f"{name} · bonus: {block.bonus.token}", (block.index, "bonus")))
+                out.append((words.extra_label(name, block), (block.index, "bonus")))
         return out
 
     def inspected(self):

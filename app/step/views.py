@@ -19,6 +19,8 @@ import param
 from core.display import dec, frac
 
 from .. import theme, urlstate
+from ..embed import page
+from ..embed import words as embed_words
 from ..parts import field, html
 from . import words
 from .inspector import Inspector
@@ -51,13 +53,16 @@ class Scenario(pn.viewable.Viewer):
         self.width = pn.widgets.IntSlider.from_param(
             m.param.width, sizing_mode="stretch_width", min_width=160, margin=(4, 10))
         # The label above names the seed box.
-        self.seed = pn.widgets.IntInput.from_param(m.param.seed, name="", description=None, width=130, margin=(4, 5))
+        self.seed = pn.widgets.IntInput.from_param(m.param.seed, name="Seed", description=None, width=130, margin=(4, 5),
+                                                   css_classes=["sp-seed-input"], stylesheets=[theme.SEED_INPUT])
         low, high = m.param.seed.bounds
         self.seed_down = pn.widgets.Button(
             label="−", description="Previous seed", width=44, stylesheets=[theme.BUTTON], align="end",
+            css_classes=["sp-seed-down"],
             margin=(4, 2), disabled=pn.bind(lambda seed: seed <= low, m.param.seed))
         self.seed_up = pn.widgets.Button(
             label="+", description="Next seed", width=44, stylesheets=[theme.BUTTON], align="end",
+            css_classes=["sp-seed-up"],
             margin=(4, 2), disabled=pn.bind(lambda seed: seed >= high, m.param.seed))
         self.seed_down.on_click(lambda event: m.shift_seed(-1))
         self.seed_up.on_click(lambda event: m.shift_seed(+1))
@@ -68,21 +73,26 @@ class Scenario(pn.viewable.Viewer):
             variant="outline",
             stylesheets=[theme.BUTTON], margin=(4, 5), width=190)
         self.lookahead_on.param.watch(lambda event: m.set_early_stop(event.new), "value")
+        self.schedule = pn.widgets.RadioButtonGroup.from_param(
+            m.param.schedule, options=words.SCHEDULE_OPTIONS, name="", description=None, color="primary",
+            variant="outline", stylesheets=[theme.BUTTON], margin=(4, 5))
         self.threshold = pn.widgets.DiscreteSlider.from_param(
             m.param.threshold, disabled=pn.bind(lambda la: la == urlstate.LOOKAHEAD_OFF, m.param.lookahead),
-            sizing_mode="stretch_width", min_width=160, margin=(0, 10))
+            sizing_mode="stretch_width", min_width=160, margin=(0, 10), css_classes=["sp-threshold"])
 
         self._draft_box = field("Draft model", words.HELP["draft"], self.draft, basis="260px")
         self._width_box = field("Width", words.HELP["width"], self.width)
         self._seed_box = field("Seed", words.HELP["seed"], pn.Row(self.seed, self.seed_down, self.seed_up, margin=0))
         self._lookahead_box = field("Dynamic lookahead", words.HELP["lookahead"], self.lookahead_on, self.threshold)
+        self._schedule_box = field("Width schedule", words.HELP["schedule"], self.schedule)
         for part, box in (("draft", self._draft_box), ("width", self._width_box), ("seed", self._seed_box),
-                          ("lookahead", self._lookahead_box)):
+                          ("lookahead", self._lookahead_box), ("schedule", self._schedule_box)):
             box.visible = pn.bind(shown(part), hidden)
         self._layout = pn.FlexBox(
-            self._draft_box, self._width_box, self._seed_box, self._lookahead_box,
+            self._draft_box, self._width_box, self._seed_box, self._lookahead_box, self._schedule_box,
             gap="12px 24px", flex_wrap="wrap", sizing_mode="stretch_width", stylesheets=[theme.CARD],
-            margin=(6, 0), visible=pn.bind(lambda h: not {"draft", "width", "seed", "lookahead"} <= h, hidden))
+            margin=(6, 0),
+            visible=pn.bind(lambda h: not {"draft", "width", "seed", "lookahead", "schedule"} <= h, hidden))
 
     @param.depends("model.lookahead", watch=True)
     def _show_lookahead(self):
@@ -104,6 +114,7 @@ class Actions(pn.viewable.Viewer):
         for action, label in words.LABELS.items():
             button = pn.widgets.Button(
                 label=label, description=words.TOOLTIPS[action], stylesheets=[theme.BUTTON],
+                css_classes=[page.action_class(action)],
                 # A wider gap after Commit and Run to end groups the phases, the shortcuts, and Reset.
                 margin=(4, 20, 4, 4) if action in ("commit", "run_to_end") else (4, 4),
                 disabled=pn.bind(lambda s, a=action: not s.can(a), m.param.session),
@@ -113,8 +124,12 @@ class Actions(pn.viewable.Viewer):
             button.on_click(lambda event, a=action: m.act(a))
             self.buttons[action] = button
         self.buttons["reset"].visible = pn.bind(shown("reset"), m.param.hidden)
-        self._layout = pn.FlexBox(*self.buttons.values(), flex_wrap="wrap", align_items="center",
-                                  sizing_mode="stretch_width", margin=(4, 0))
+        self.keys = html(f'<p class="muted small">{theme.esc(embed_words.shortcuts_line(words.LABELS))}</p>',
+                         margin=(0, 4))
+        self._layout = pn.Column(
+            pn.FlexBox(*self.buttons.values(), flex_wrap="wrap", align_items="center",
+                       sizing_mode="stretch_width", margin=(4, 0)),
+            self.keys, sizing_mode="stretch_width", margin=0)
 
     def __panel__(self):
         return self._layout
@@ -179,7 +194,7 @@ def output_html(session):
     head = (f'<div class="section-title"><h2>Output</h2><span class="muted">'
             f'{words.output_count(session)}</span></div>')
     if not session.blocks:
-        return head + '<div class="empty-note">Empty: nothing is committed until a block is verified.</div>'
+        return head + f'<div class="empty-note">{theme.esc(words.empty_output(session))}</div>'
     groups = []
     for block in session.blocks:
         chips = "".join(
@@ -229,7 +244,7 @@ def chips(block):
         if proposal.status == "rejected" and block.correction is not None:
             out.append(("extra", block.correction.token, "correction", (block.index, proposal.index)))
     if block.bonus is not None:
-        out.append(("extra", block.bonus.token, "bonus", (block.index, "bonus")))
+        out.append(("extra", block.bonus.token, words.extra_kind(block), (block.index, "bonus")))
     return out
 
 
@@ -293,7 +308,7 @@ class TokenStrip(pn.viewable.Viewer):
                 self.extra.button.styles = {"order": str(order)}
                 self.joiner.param.update(object='<span class="joiner" aria-hidden="true">' + ("→" if status == "correction"
                                                                                 else "+") + "</span>",
-                                         styles={"order": str(order)}, visible=True)
+                                         styles={"order": str(order)}, visible=status != "ordinary")
             else:
                 self.pool[slot].show(token, status, focus, selected)
             used.add(slot)
@@ -335,15 +350,20 @@ def counters_html(session):
         '<div class="counter" title="committed tokens divided by target passes">'
         f'<div class="n">{per_pass_text}</div><div class="what">tokens per target pass</div></div>'
         '</div>')
-    rows = words.COUNTER_DETAILS + ((words.EARLY_STOPS,) if session.config.lookahead is not None else ())
+    rows = (words.COUNTER_DETAILS + ((words.EARLY_STOPS,) if session.config.lookahead is not None else ())
+            + ((words.ORDINARY_STEPS,) if session.config.draft == "lookup" else ()))
     details = "".join(
         f'<div class="counter sm" title="{theme.esc(what)}"><div class="n">{getattr(c, name)}</div>'
         f'<div class="what">{theme.esc(label)}</div></div>' for name, label, what in rows)
     compare = words.compare(c)
     compare = (f'<p class="compare">{theme.esc(compare)}</p>' if compare
                else '<p class="compare muted">Nothing is committed yet.</p>')
+    widths = words.widths_used(session)
+    if widths:
+        compare += f'<p class="widths">{theme.esc(widths)}</p>'
     if session.pending is not None:
-        compare += f'<p class="muted small">{theme.esc(words.PENDING_NOT_COUNTED)}</p>'
+        compare += (f'<p class="pending">{theme.esc(words.pending_counts(session.pending))} '
+                    f'{theme.esc(words.PENDING_NOT_COUNTED)}</p>')
     return ('<div class="section-title"><h2>Work counters</h2></div>'
             '<p class="muted small">Algorithmic counts for the finished blocks, not measured time: a real '
             'speedup also depends on what a draft step and a target pass cost.</p>'
@@ -401,7 +421,7 @@ class History(pn.viewable.Viewer):
         focused = m.focus[0] if m.focus else None
         for i, line in enumerate(self.lines):
             if i < len(blocks):
-                line.param.update(label=words.history_line(blocks[i]), visible=True,
+                line.param.update(label=words.history_line(blocks[i], m.session.config.schedule), visible=True,
                                   css_classes=["selected"] if i == focused else [])
             else:
                 line.visible = False

@@ -10,6 +10,7 @@ of tokens are counted here, probabilities never computed.
 
 from core import TOKENS
 from core.display import dec, exact_or_dec
+from core.drafts import lookup_match, next_q
 
 LABELS = {
     "draft": "Draft",
@@ -64,7 +65,12 @@ def threshold(config):
 
 HELP = {
     "draft": "Aligned: the draft uses the target's own table, so every guess is accepted. "
-             "Biased: the draft strongly favours A, so the target has to correct it.",
+             "Biased: the draft strongly favours A, so the target has to correct it. "
+             "Lookup: copies what followed the last token's most recent earlier occurrence in the text. "
+             "Heads: extra heads on the target guess 1, 2, 3… tokens ahead at once.",
+    "schedule": "Fixed: every block drafts the width above. Heuristic (Hugging Face's assisted generation): "
+                "the first block uses the width above, then +2 after a block whose every guess was accepted, "
+                "otherwise −1, always from 1 to 8.",
     "width": "How many tokens the draft guesses per block before the target checks them.",
     "seed": "Fixes every random draw: the same seed always gives the same trace.",
     "lookahead": "Stop drafting early when the draft is unsure of its own guess (its q(x) is below the "
@@ -97,13 +103,20 @@ def scenario_changed(old, new):
     if new.lookahead != old.lookahead:
         changes.append("turned dynamic lookahead off" if new.lookahead is None else
                        f"set dynamic lookahead to stop after a guess with q(x) below {threshold(new)}")
+    if new.schedule != old.schedule:
+        changes.append("switched to the heuristic schedule" if new.schedule == "heuristic" else
+                       "switched to a fixed width")
     what = " and ".join(changes) if changes else "changed the scenario"
     return f"You {what}, so the trace started over: the output is empty and the counters are zero."
 
 
 def opened_link(config, steps):
-    text = (f"Opened the scenario from the link: the {config.draft} draft, width {config.width}, "
-            f"seed {config.seed}.")
+    if config.schedule == "heuristic":
+        text = (f"Opened the scenario from the link: the {config.draft} draft, the heuristic schedule starting "
+                f"at width {config.width}, seed {config.seed}.")
+    else:
+        text = (f"Opened the scenario from the link: the {config.draft} draft, width {config.width}, "
+                f"seed {config.seed}.")
     if steps:
         text += f" It replayed {count(steps, 'step')}."
     return text
@@ -142,13 +155,39 @@ def happened(action, before, after):
     return f"{LABELS.get(action, action)} done."
 
 
+def nothing_to_copy(prefix):
+    """Why the lookup draft proposes nothing after the committed ``prefix``."""
+    if not prefix:
+        return ("The lookup draft has nothing to copy: the text is empty. This block is an ordinary target "
+                "step: Verify draws one token straight from the target's p, in one target pass.")
+    return (f"The lookup draft has nothing to copy: {prefix[-1]} does not occur earlier in the text, so "
+            f"nothing is known to follow it. This block is an ordinary target step: Verify draws one token "
+            f"straight from the target's p, in one target pass.")
+
+
 def drafted(block, config):
     n = len(block.proposals)
-    text = (f"The draft model proposed {count(n, 'token')}: {tokens(p.token for p in block.proposals)}. "
-            f"{'It is' if n == 1 else 'They are'} not in the output yet.")
+    if not n:
+        return nothing_to_copy(block.prefix)
+    listed = tokens(p.token for p in block.proposals)
+    if config.draft == "lookup":
+        text = (f"The lookup draft copied {count(n, 'token')} from the text: {listed}. Each copy has q = 1 "
+                f"(no draw was needed), and {'it is' if n == 1 else 'they are'} not in the output yet.")
+    elif config.draft == "heads" and n == 1:
+        text = (f"One head guessed one token: {listed}, the next token, from the committed text. It is not in "
+                f"the output yet.")
+    elif config.draft == "heads":
+        text = (f"{count(n, 'head').capitalize()} each guessed one token: {listed}. Head i guessed i tokens "
+                f"ahead from the committed text alone, without seeing the other heads' guesses; they are not "
+                f"in the output yet.")
+    else:
+        text = (f"The draft model proposed {count(n, 'token')}: {listed}. "
+                f"{'It is' if n == 1 else 'They are'} not in the output yet.")
     if block.stopped_early:
         text += " " + early_stop(block, config)
-    elif n < config.width:
+    elif config.draft == "lookup" and block.width is not None and n < block.width and n < config.max_tokens - len(block.prefix):
+        text += f" (Only {number(n)}: the text offers nothing more to copy.)"
+    elif block.width is not None and n < block.width:
         text += f" (Only {number(n)}: the output has room for no more.)"
     return text
 
@@ -167,9 +206,16 @@ def verified(block, pending=True):
     accepted = block.count("accepted")
     rejected = [p for p in block.proposals if p.status == "rejected"]
     discarded = block.count("discarded")
-    if not rejected:
-        text = (f"One target pass checked {'the proposal' if n == 1 else f'all {number(n)}'}: "
-                f"{'it was' if n == 1 else 'every one was'} accepted")
+    if not n and block.bonus is not None:
+        text = (f"One target pass drew {block.bonus.token} from the target's own probabilities p: an ordinary "
+                f"decoding step, because the draft had nothing to propose.")
+    elif not rejected:
+        if n == 1:
+            text = "One target pass checked the proposal: it was accepted"
+        elif n == 2:
+            text = "One target pass checked both proposals: both were accepted"
+        else:
+            text = f"One target pass checked all {number(n)}: every one was accepted"
         if block.bonus is not None:
             text += (f", and the same pass gave a bonus token, {block.bonus.token}, drawn from the target's "
                      f"own probabilities. That is {count(len(block.committed), 'token')} from one target pass.")
@@ -205,12 +251,23 @@ def next_words(session):
     """What the next click will do (starts with the button's name), or "" when the trace is finished."""
     s = session
     if s.phase == "draft":
-        n = min(s.config.width, s.left)  # a count of tokens, not a probability
+        n = min(s.width, s.left)  # a count of tokens (the schedule's width), not a probability
         after = "" if not s.output else f" after {tokens(s.output)}"
+        if s.config.draft == "lookup":
+            if next_q("lookup", s.output) is None:
+                return ("Draft finds nothing to copy (the last token has no earlier occurrence), so the next "
+                        "block is an ordinary target step.")
+            return (f"Draft copies up to {count(n, 'token')}{after} from the text: what followed the most "
+                    f"recent earlier occurrence of the last token.")
+        if s.config.draft == "heads":
+            return (f"Draft asks {count(n, 'head')} to guess the next {count(n, 'token')}{after} at once: head i "
+                    f"guesses i tokens ahead from the committed text alone.")
         return (f"Draft asks the draft model to guess the next {count(n, 'token')}{after}, one at a time; "
                 f"each is drawn from the draft's probabilities q.")
     if s.phase == "verify":
         n = len(s.pending.proposals)
+        if not n:
+            return "Verify runs one target pass and draws one token from its probabilities p: an ordinary step."
         them = "it" if n == 1 else f"all {number(n)}"
         return (f"Verify scores {them} in one target pass, then tests the proposals left to right with the "
                 f"target's probabilities p, until one is rejected.")
@@ -242,7 +299,10 @@ STATUS_LABEL = {
     "discarded": "discarded",
     "correction": "correction",
     "bonus": "★ bonus",
+    "ordinary": "● from p",
 }
+
+SCHEDULE_OPTIONS = {"Fixed width": "fixed", "Heuristic": "heuristic"}
 
 LEGEND = (
     ("proposed", "proposed: drafted, not in the output yet"),
@@ -251,21 +311,37 @@ LEGEND = (
     ("discarded", "discarded: came after a rejection"),
 )
 
-ORIGIN_MARK = {"accepted": "✓", "correction": "↺", "bonus": "★"}
+ORIGIN_MARK = {"accepted": "✓", "correction": "↺", "bonus": "★", "ordinary": "●"}
 ORIGIN_TIP = {
     "accepted": "an accepted draft token",
     "correction": "a correction drawn from the residual",
     "bonus": "a bonus token drawn from the target",
+    "ordinary": "an ordinary step: the draft had nothing to propose, so the target drew this token",
 }
+
+
+def extra_kind(block):
+    """What the token after the proposals is: "correction", "bonus", "ordinary" (a block with no proposal), or None."""
+    if block.correction is not None:
+        return "correction"
+    if block.bonus is None:
+        return None
+    return "bonus" if block.proposals else "ordinary"
+
+
+def extra_label(name, block):
+    """The picker's label for a block's bonus, or its ordinary step's token."""
+    if not block.proposals:
+        return f"{name} · ordinary step: {block.bonus.token} from p"
+    return f"{name} · bonus: {block.bonus.token}"
 
 
 def origins(block):
     """Where each committed token of ``block`` came from, in order: accepted proposals, then the extra token."""
     out = ["accepted"] * block.count("accepted")
-    if block.correction is not None:
-        out.append("correction")
-    if block.bonus is not None:
-        out.append("bonus")
+    kind = extra_kind(block)
+    if kind is not None:
+        out.append(kind)
     return out
 
 
@@ -290,6 +366,10 @@ def strip_notes(block):
                      f"{'it was' if discarded == 1 else 'they were'} drafted as if the rejected token "
                      f"were in the output, so {'it' if discarded == 1 else 'they'} cannot be kept, "
                      f"however plausible {'it looks' if discarded == 1 else 'they look'}.")
+    if not block.proposals:
+        notes.append("No proposals: the lookup draft found nothing to copy, so this block is an ordinary step, "
+                     "one token from the target's p for one target pass.")
+        return notes
     if block.verified and block.bonus is None and block.correction is None:
         notes.append("No bonus token: the output limit leaves no room for one.")
     if not block.verified:
@@ -301,9 +381,18 @@ def strip_notes(block):
 
 # ---- the block history ---------------------------------------------------------------
 
-def history_line(block):
-    """One line: what the block drafted and what it committed."""
-    parts = [f"Block {block.index + 1}: drafted {tokens(p.token for p in block.proposals)}"]
+def history_line(block, schedule="fixed"):
+    """One line: what the block drafted and what it committed (and its width under the heuristic schedule)."""
+    if not block.proposals:
+        if schedule == "heuristic":
+            return (f"Block {block.index + 1} (width {block.width}): nothing to copy · ordinary step, "
+                    f"{block.bonus.token} from p · committed {tokens(block.committed)}")
+        return (f"Block {block.index + 1}: nothing to copy · ordinary step, {block.bonus.token} from p · "
+                f"committed {tokens(block.committed)}")
+    if schedule == "heuristic":
+        parts = [f"Block {block.index + 1} (width {block.width}): drafted {tokens(p.token for p in block.proposals)}"]
+    else:
+        parts = [f"Block {block.index + 1}: drafted {tokens(p.token for p in block.proposals)}"]
     outcome = [f"{block.count('accepted')} accepted"]
     rejected = [p for p in block.proposals if p.status == "rejected"]
     if rejected:
@@ -330,6 +419,21 @@ COUNTER_DETAILS = (
     ("committed", "committed", "tokens in the output"),
 )
 EARLY_STOPS = ("early_stops", "early stops", "blocks whose drafting dynamic lookahead cut short")
+ORDINARY_STEPS = ("ordinary_steps", "ordinary steps", "blocks with nothing to copy: one token from p, one target pass")
+
+
+def widths_used(session):
+    """The widths the heuristic schedule gave the finished blocks, and the next block's; "" for a fixed width."""
+    s = session
+    if s.config.schedule != "heuristic":
+        return ""
+    if not s.blocks:
+        return (f"Widths: the first block drafts up to {s.width}; after each block the heuristic adds 2 when "
+                f"every guess was accepted, otherwise takes 1 away.")
+    used = " → ".join(str(b.width) for b in s.blocks)
+    if s.phase == "done":
+        return f"Widths the heuristic schedule gave the blocks: {used}."
+    return f"Widths the heuristic schedule gave the blocks: {used}; the next block may draft {s.width}."
 
 
 def compare(counters):
@@ -343,6 +447,23 @@ def compare(counters):
 
 
 PENDING_NOT_COUNTED = "The current block is counted once it is committed."
+
+
+def pending_counts(block):
+    """The current block's work before Commit, said beside the finished blocks' counters (same numbers as the caption)."""
+    n = len(block.proposals)
+    if not block.verified:
+        return f"Pending, block {block.index + 1}: {count(n, 'proposal')}, not checked yet."
+    return f"Pending, block {block.index + 1}: one target pass that gives {count(len(block.committed), 'token')}."
+
+
+def empty_output(session):
+    """What the empty Output card says: after Verify, which tokens Commit will append."""
+    block = session.pending
+    if block is not None and block.verified:
+        return (f"Empty for now: Commit appends block {block.index + 1}'s "
+                f"{count(len(block.committed), 'token')}, {tokens(block.committed)}.")
+    return "Empty: nothing is committed until a block is verified and committed."
 
 
 # ---- the inspector ----------------------------------------------------------------------
@@ -419,6 +540,67 @@ def explain_proposal(proposal, decomposition):
     return (f"{x.token} was over-proposed by the draft (q > p), so it is kept only part of the time. The "
             f"replacement never comes from plain p: the residual holds only the mass that accepted guesses did "
             f"not already supply, which is what keeps the output exactly distributed as p.")
+
+
+def q_row_label(draft):
+    """The inspector's label for the draft row: lookup's q is one-hot, a head's q is its own guess."""
+    if draft == "lookup":
+        return ("draft q", "one-hot: the lookup draft copies one token, so q = 1 on it and 0 elsewhere")
+    if draft == "heads":
+        return ("head's q", "this head's guess, made from the committed text alone")
+    return ROW_Q
+
+
+def where_rows(draft, proposal):
+    """Which rows this position uses, in one sentence."""
+    x = proposal
+    if draft == "lookup":
+        return (f"The target's row is the one {row_name(x.prefix)}; the lookup draft's q is not a table row "
+                f"but a copy from the text.")
+    if draft == "heads":
+        return (f"Head {x.index + 1} guessed {count(x.index + 1, 'token')} ahead of the committed text; the "
+                f"target tests its guess with its own row {row_name(x.prefix)}.")
+    return f"The toy tables look only at the last token, so this position uses their rows for {row_name(x.prefix)}."
+
+
+def copied_from(proposal):
+    """Where the lookup draft copied ``proposal`` from: the text and the earlier occurrence it followed."""
+    x = proposal
+    match = lookup_match(x.prefix)
+    if match is None:
+        return f"copied {x.token} (no draw: q is one-hot)"
+    return (f"copied {x.token}: the most recent earlier {x.prefix[-1]} (token {match + 1} of the text) was "
+            f"followed by {x.prefix[match + 1]} (no draw: q is one-hot)")
+
+
+def lookup_explain(proposal):
+    """The one sentence that explains lookup's one-hot q."""
+    x = proposal
+    return (f"Because the copy's q is one-hot (q({x.token}) = 1), min(1, p(x)/q(x)) is exactly p({x.token}), so "
+            f"the copy is accepted with probability exactly p({x.token}); after a rejection the residual is p "
+            f"without {x.token}, renormalised.")
+
+
+def heads_explain(proposal):
+    """The one sentence that explains a head's q beside the p it is tested against."""
+    x = proposal
+    return (f"Head {x.index + 1} predicts {count(x.index + 1, 'step')} ahead without seeing the earlier "
+            f"proposals, so its q is the target's own {x.index + 1}-step-ahead row from the committed text, "
+            f"while p is the target's next-token row after the actual prefix: they agree only for head 1.")
+
+
+def ordinary_why(block):
+    prefix = block.prefix
+    if not prefix:
+        return "the lookup draft had nothing to copy at the start of the text"
+    return f"the lookup draft had nothing to copy: {prefix[-1]} does not occur earlier in the text"
+
+
+ORDINARY_EXPLAIN = ("An ordinary step is plain decoding: one target pass, one token drawn from p. It counts as an "
+                    "ordinary step, not as a bonus, and it is what every step of ordinary decoding costs.")
+
+NOTHING_TO_COPY_PREVIEW = ("The lookup draft has nothing to copy here, so the next block is an ordinary step: the "
+                           "chart shows the target's p it will draw from.")
 
 
 def bonus_why(block):

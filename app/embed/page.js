@@ -1,0 +1,224 @@
+// What the page does that Bokeh and Panel do not: real tabs, names and pressed
+// states for screen readers, the D/V/C/N/R keys, the colour theme from the URL,
+// and its own height posted to the page that embeds it (web/host.js sizes the
+// iframe from it). Runs in the page as a Bokeh CustomJS on "document_ready";
+// args: `names` (CSS class -> accessible name), `keys` (key -> CSS class of
+// the button it presses), `tabs_label` (the tab list's name), `height_type`
+// (the message type of a height report), `widget_css` (Bokeh's widget colours as
+// the page's palette, added to every shadow root). It installs itself once per page and
+// then follows every change of the DOM (shadow roots included), so a document
+// the Pyodide worker renders later is handled the same way.
+const page = window.specstepPage || (window.specstepPage = {});
+page.names = names;
+page.keys = keys;
+page.tabsLabel = tabs_label;
+page.heightType = height_type;
+page.widgetCss = widget_css;
+
+if (!page.installed) {
+  page.installed = true;
+  const observed = new WeakSet();
+  let widgetSheet = null;
+  let pending = false;
+  let lastHeight = 0;
+  let uid = 0;
+
+  const set = (el, name, value) => {
+    if (value === null) {
+      if (el.hasAttribute(name)) el.removeAttribute(name);
+    } else if (el.getAttribute(name) !== String(value)) {
+      el.setAttribute(name, String(value));
+    }
+  };
+
+  // Every element of the page, inside shadow roots too.
+  const walk = (root, visit) => {
+    for (const el of root.children) {
+      visit(el);
+      if (el.shadowRoot) {
+        watch(el.shadowRoot);
+        walk(el.shadowRoot, visit);
+      }
+      walk(el, visit);
+    }
+  };
+
+  const schedule = () => {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => {
+      pending = false;
+      scan();
+      postHeight();
+    });
+  };
+  page.schedule = schedule;
+
+  const changes = new MutationObserver(schedule);
+  const watch = (root) => {
+    if (observed.has(root)) return;
+    observed.add(root);
+    if (root !== document.body && page.widgetCss) {
+      if (!widgetSheet) {
+        widgetSheet = new CSSStyleSheet();
+        widgetSheet.replaceSync(page.widgetCss);
+      }
+      root.adoptedStyleSheets = [...root.adoptedStyleSheets, widgetSheet];
+    }
+    changes.observe(root, { subtree: true, childList: true, attributes: true,
+                            attributeFilter: ["class", "style", "aria-hidden", "disabled"] });
+  };
+
+  const hostName = (el) => {
+    for (const cls of el.classList) {
+      if (Object.prototype.hasOwnProperty.call(page.names, cls)) return page.names[cls];
+    }
+    return null;
+  };
+
+  // The name of the nearest widget around el (across shadow roots) that the names table knows.
+  const aroundName = (el) => {
+    let node = el;
+    while (node) {
+      if (node.classList) {
+        const name = hostName(node);
+        if (name) return name;
+      }
+      node = node.parentElement || (node.getRootNode && node.getRootNode().host) || null;
+    }
+    return null;
+  };
+
+  const enhanceTabs = (host) => {
+    const root = host.shadowRoot;
+    const header = root && Array.from(root.children).find((el) => el.classList.contains("bk-header"));
+    if (!header) return;
+    const list = header.querySelector(".bk-headers-wrapper") || header;
+    const tabs = Array.from(list.querySelectorAll(".bk-tab"));
+    const panels = Array.from(root.children).filter(
+      (el) => el !== header && el.tagName === "DIV" && el.className.startsWith("bk-"));
+    // The tab list comes first in the Tab order, before the panels (Bokeh appends it last).
+    if (panels.length && header.compareDocumentPosition(panels[0]) & Node.DOCUMENT_POSITION_PRECEDING) {
+      root.insertBefore(header, panels[0]);
+    }
+    if (!host.dataset.spTabs) host.dataset.spTabs = String(++uid);
+    const id = host.dataset.spTabs;
+    set(list, "role", "tablist");
+    set(list, "aria-label", page.tabsLabel || null);
+    tabs.forEach((tab, i) => {
+      const active = tab.classList.contains("bk-active");
+      set(tab, "role", "tab");
+      set(tab, "id", `sp-tab-${id}-${i}`);
+      set(tab, "aria-selected", active ? "true" : "false");
+      set(tab, "tabindex", active ? "0" : "-1");
+      if (panels[i]) set(tab, "aria-controls", `sp-panel-${id}-${i}`);
+    });
+    panels.forEach((panel, i) => {
+      set(panel, "role", "tabpanel");
+      set(panel, "id", `sp-panel-${id}-${i}`);
+      if (tabs[i]) set(panel, "aria-labelledby", `sp-tab-${id}-${i}`);
+    });
+    if (!list.spKeys) {
+      list.spKeys = true;
+      list.addEventListener("keydown", (event) => {
+        const all = Array.from(list.querySelectorAll(".bk-tab"));
+        const now = all.indexOf(event.target);
+        if (now < 0) return;
+        const to = { ArrowRight: now + 1, ArrowLeft: now - 1, Home: 0, End: all.length - 1,
+                     Enter: now, " ": now }[event.key];
+        if (to === undefined) return;
+        event.preventDefault();
+        const next = all[(to + all.length) % all.length];
+        next.focus();
+        next.click();
+      });
+    }
+  };
+
+  const enhance = (el) => {
+    const cls = el.className;
+    if (typeof cls !== "string") return;
+    if (el.shadowRoot && cls.includes("-Tabs")) enhanceTabs(el);
+    // A named host: its button or its input carries the name.
+    const name = el.shadowRoot ? hostName(el) : null;
+    if (name) {
+      const target = el.shadowRoot.querySelector("button, input, textarea, select, .bk-btn");
+      if (target) set(target, "aria-label", name);
+    }
+    // Toggle buttons (the draft choice, "Stop drafting early") say whether they are pressed.
+    if (el.shadowRoot && (cls.includes("RadioButtonGroup") || cls.includes("Toggle"))) {
+      for (const button of el.shadowRoot.querySelectorAll(".bk-btn")) {
+        set(button, "aria-pressed", button.classList.contains("bk-active") ? "true" : "false");
+      }
+    }
+    // A slider's handle is named by the slider's title ("Width: 3" -> "Width"), or, when it
+    // has none, by the name of the nearest named widget around it.
+    if (el.getAttribute && el.getAttribute("role") === "slider" && !el.hasAttribute("aria-labelledby")) {
+      const slider = el.closest(".bk-input-group") || el.getRootNode();
+      const title = slider.querySelector && slider.querySelector(".bk-slider-title");
+      const text = (title ? title.textContent.split(":")[0].trim() : "") || aroundName(el);
+      if (text) set(el, "aria-label", text);
+    }
+    // Charts are pictures with a name (a Bokeh model's html_attributes), or, without one, hidden
+    // from screen readers (their numbers are in the tables beside them); never Tab stops.
+    if (el.shadowRoot && (cls.includes("bk-Figure") || cls.includes("bk-Plot"))) {
+      if (el.hasAttribute("aria-label")) set(el, "role", "img");
+      else set(el, "aria-hidden", "true");
+      walk(el.shadowRoot, (inner) => { if (inner.hasAttribute("tabindex")) set(inner, "tabindex", "-1"); });
+    }
+  };
+
+  const scan = () => {
+    const main = document.querySelector("body > [data-root-id], body > .bk-root, body > div");
+    if (main) set(main, "role", "main");
+    walk(document.body, enhance);
+  };
+
+  // The bottom of what is drawn: display: contents boxes have none of their own.
+  const bottom = (el) => {
+    const style = getComputedStyle(el);
+    if (style.display === "none" || style.position === "fixed") return 0;
+    if (style.display === "contents") {
+      return Math.max(0, ...Array.from(el.children).map(bottom));
+    }
+    return el.getBoundingClientRect().bottom + (parseFloat(style.marginBottom) || 0);
+  };
+
+  const postHeight = () => {
+    if (window.parent === window) return;
+    const height = Math.ceil(Math.max(0, ...Array.from(document.body.children).map(bottom)) + window.scrollY);
+    if (height === lastHeight || height <= 0) return;
+    lastHeight = height;
+    window.parent.postMessage({ type: page.heightType, height }, "*");
+  };
+
+  // Keyboard shortcuts: a letter presses its button when nothing that takes text has the focus.
+  document.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
+    const origin = event.composedPath()[0];
+    if (origin && origin.closest && origin.closest("input, textarea, select, [contenteditable]")) return;
+    const cls = page.keys[event.key.toLowerCase()];
+    if (!cls) return;
+    let button = null;
+    walk(document.body, (el) => {
+      if (!button && el.classList && el.classList.contains(cls) && el.shadowRoot) {
+        const inner = el.shadowRoot.querySelector("button");
+        if (inner && !inner.disabled && el.checkVisibility()) button = inner;
+      }
+    });
+    if (button) {
+      event.preventDefault();
+      button.click();
+    }
+  });
+
+  // theme=dark|light in the URL; anything else follows the reader's setting.
+  const theme = new URLSearchParams(window.location.search).get("theme");
+  if (theme === "dark" || theme === "light") document.documentElement.dataset.theme = theme;
+  if (window.parent !== window) document.documentElement.classList.add("sp-embedded");
+
+  watch(document.body);
+  new ResizeObserver(schedule).observe(document.body);
+  window.addEventListener("resize", schedule);
+}
+page.schedule();

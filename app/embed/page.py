@@ -1,0 +1,39 @@
+"""The page-level script: installs ``page.js`` into a Bokeh document.
+
+Bokeh and Panel give no roles for tabs, no names for a spinner's input or a
+slider's handle, and no pressed state on toggle buttons; an embedded page
+must also tell its host how tall it is. ``page.js`` does all of that in the
+page. It is attached to the document as a ``document_ready`` CustomJS, which
+Bokeh serialises with the document: it runs under ``panel serve``, in the
+pre-rendered static page and again when the Pyodide worker renders.
+"""
+
+from pathlib import Path
+
+from bokeh.models import CustomJS
+
+from .. import theme
+from . import words
+
+PAGE_JS = (Path(__file__).resolve().parent / "page.js").read_text(encoding="utf-8")
+
+# The message a page posts to its parent window with its content height (web/host.js reads it).
+HEIGHT_TYPE = "specstep:height"
+
+
+def action_class(action):
+    """The CSS class that marks an action button (``Draft`` -> ``sp-action-draft``), for the keyboard."""
+    return f"sp-action-{action}"
+
+
+def script():
+    """The CustomJS that runs ``page.js`` with the names and keys of ``words``."""
+    keys = {key: action_class(action) for key, action in words.SHORTCUTS}
+    return CustomJS(args=dict(names=dict(words.NAMES), keys=keys, tabs_label=words.TABS_LABEL,
+                              height_type=HEIGHT_TYPE, widget_css=theme.WIDGET_VARS), code=PAGE_JS)
+
+
+def install(doc):
+    """Run ``page.js`` when ``doc`` is drawn (no-op without a document, e.g. in unit tests)."""
+    if doc is not None:
+        doc.js_on_event("document_ready", script())

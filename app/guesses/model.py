@@ -1,0 +1,180 @@
+"""The state of "Several guesses at once": a ``param.Parameterized`` around ``core.tree.TreeSession``.
+
+Same shape as ``app/step/model.py``: annotated parameters, actions as
+methods that end in one ``param.update`` (one document change per click),
+derived values as methods the views bind to. No probability math here:
+every number the views show is a field of a ``core.tree`` record.
+"""
+
+import sys
+import traceback
+from dataclasses import dataclass
+from typing import Optional
+
+import param
+
+import core
+from core.tree import MAX_CANDIDATES, MAX_TREE_WIDTH, Node, TreeBlock, TreeSession
+
+from ..parts import DRAFT_OPTIONS, one_update
+from . import words
+
+SEED_MAX = 2**32 - 1
+ACTIONS = tuple(words.LABELS)
+
+
+@dataclass(frozen=True)
+class Inspected:
+    """One node of the tree in view, with the other candidates at its position and their outcome.
+
+    ``siblings`` are the candidates offered at the node's position, in test
+    order (the node among them); ``correction`` is the block's correction when
+    it was drawn at this position (every sibling rejected).
+    """
+
+    block: TreeBlock
+    node: Node
+    siblings: tuple
+    correction: Optional[core.Correction]
+
+
+def focus_after(session):
+    """The node the inspector lands on after an action: the last tested node, else the first."""
+    block = session.pending or (session.blocks[-1] if session.blocks else None)
+    if block is None or not block.nodes:
+        return None
+    tested = [n for n in block.nodes if n.tested]
+    return (tested[-1] if tested else block.nodes[0]).id
+
+
+class GuessesModel(param.Parameterized):
+    """State of the "Several guesses at once" tab."""
+
+    draft = param.Selector(default="biased", objects=DRAFT_OPTIONS, label="Draft model", doc="""
+        Which draft offers the candidates: "aligned" equals the target, "biased" strongly favours A.""")
+
+    candidates = param.Integer(default=2, bounds=(1, MAX_CANDIDATES), label="Candidates per position", doc="""
+        k: how many candidates the draft offers after each node, each drawn independently from q.""")
+
+    width = param.Integer(default=2, bounds=(1, MAX_TREE_WIDTH), label="Tree depth", doc="""
+        How many positions deep the tree goes (the width of a block).""")
+
+    seed = param.Integer(default=1, bounds=(0, SEED_MAX), label="Seed", doc="""
+        Seed of the random draws: the same seed gives the same tree.""")
+
+    session = param.ClassSelector(class_=TreeSession, doc="""
+        The current trace: a frozen core.tree.TreeSession, replaced by every action.""")
+
+    selected = param.Integer(default=None, allow_None=True, doc="""
+        The node the inspector shows (its id in the tree in view), or None.""")
+
+    happened = param.String(default=words.START, doc="""
+        One sentence: what the last click did.""")
+
+    notice = param.String(default="", doc="""
+        A one-line notice (a click out of turn, an unexpected error); "" for none.""")
+
+    error_trace = param.String(default="", doc="""
+        Traceback of the last unexpected error, kept for debugging; never shown on the page.""")
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        if self.session is None:
+            self.session = self._start()
+
+    def _start(self):
+        return TreeSession.start(self.draft, self.candidates, self.width, self.seed)
+
+    @param.depends("draft", "candidates", "width", "seed", watch=True)
+    def _restart(self):
+        def restart():
+            s = self.session
+            if (s.config.draft, s.candidates, s.config.width, s.config.seed) == (
+                    self.draft, self.candidates, self.width, self.seed):
+                return
+            self._publish(session=self._start(), selected=None, notice="",
+                          happened=words.scenario_changed(self.draft, self.candidates, self.width, self.seed))
+        self._guard(restart)
+
+    # ---- actions -------------------------------------------------------------
+
+    def can(self, action):
+        s = self.session
+        if action == "reset":
+            return bool(s.blocks or s.pending)
+        if action in ("step", "run_block"):
+            return s.phase != "done"
+        return s.phase == action
+
+    def next_action(self):
+        return None if self.session.phase == "done" else self.session.phase
+
+    def act(self, action):
+        """Perform ``action`` (one of ``ACTIONS``) and describe it; never raises."""
+        self._guard(lambda: self._act(action))
+
+    def _act(self, action):
+        before = self.session
+        if action == "step":
+            action = before.phase if before.phase != "done" else "step"
+        try:
+            if action == "reset":
+                after = self._start()
+            elif action == "step":
+                raise core.PhaseError("Nothing to do: the output has reached its limit.")
+            else:
+                after = getattr(before, action)()
+        except core.PhaseError as error:
+            self._publish(notice=words.not_possible(action, error))
+            return
+        self._publish(session=after, selected=None if action == "reset" else focus_after(after), notice="",
+                      happened=self._happened(action, before, after))
+
+    @staticmethod
+    def _happened(action, before, after):
+        if action == "reset":
+            return words.RESET
+        if action == "draft":
+            return words.drafted(after.pending)
+        if action == "verify":
+            return words.verified(after.pending)
+        block = after.blocks[-1]
+        if action == "run_block":
+            return words.verified(block) + " " + words.committed(block, len(after.output), after.config.max_tokens)
+        return words.committed(block, len(after.output), after.config.max_tokens)
+
+    def select(self, node_id):
+        """Show ``node_id`` in the inspector (a click on a node or the picker)."""
+        self._guard(lambda: self._publish(selected=node_id))
+
+    def _publish(self, **changes):
+        with one_update():
+            self.param.update(**changes)
+
+    def _guard(self, fn):
+        try:
+            fn()
+        except core.ConfigError as error:
+            self.notice = words.cannot_run(error)
+        except Exception:
+            self.error_trace = traceback.format_exc()
+            print(self.error_trace, file=sys.stderr)
+            self.notice = words.BROKEN
+
+    # ---- derived values the views read ---------------------------------------------
+
+    def block_in_view(self):
+        """The tree on screen: the pending one, else the last committed one, else None."""
+        s = self.session
+        return s.pending or (s.blocks[-1] if s.blocks else None)
+
+    def inspected(self):
+        block = self.block_in_view()
+        if block is None or self.selected is None or not 0 <= self.selected < len(block.nodes):
+            return None
+        node = block.nodes[self.selected]
+        siblings = block.children(node.parent)
+        correction = None
+        if block.correction is not None and all(n.status == "rejected" for n in siblings):
+            correction = block.correction
+        return Inspected(block, node, siblings, correction)

@@ -1,0 +1,244 @@
+"""The views of "Several guesses at once"; each renders from one ``GuessesModel``.
+
+Same shape as ``app/step/views.py``: widgets from the model's parameters
+(``from_param``), panes bound to the model (``pn.bind``) with sentences from
+``words``, the tree a Bokeh plot refilled in place (``TreeChart``). Reading
+order: intro, controls, caption, actions, tree and legend, inspector, counters.
+"""
+
+import panel as pn
+import param
+
+from core.display import dec, exact_or_dec
+
+from .. import theme
+from ..parts import field, html
+from . import words
+from .model import ACTIONS, GuessesModel
+from .tree_chart import LOOK, TreeChart
+
+TOKENS = ("A", "B", "C")
+
+
+def stylesheet():
+    return theme.stylesheet("guesses")
+
+
+def pane(text, **params):
+    return html(text, theme.CHIPS, theme.CAPTION, theme.INSPECTOR, theme.COUNTERS, stylesheet(), **params)
+
+
+def card(*objects, **params):
+    params.setdefault("margin", (6, 0))
+    return pn.Column(*objects, sizing_mode="stretch_width", stylesheets=[theme.CARD], **params)
+
+
+class Controls(pn.viewable.Viewer):
+    """Draft, candidates per position, depth and seed: the settings that fix a trace."""
+
+    model = param.ClassSelector(class_=GuessesModel)
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        m = self.model
+        self.draft = pn.widgets.RadioButtonGroup.from_param(
+            m.param.draft, name="", description=None, color="primary", variant="outline",
+            stylesheets=[theme.BUTTON], margin=(4, 5))
+        self.candidates = pn.widgets.IntSlider.from_param(m.param.candidates, sizing_mode="stretch_width",
+                                                          min_width=140, margin=(4, 10))
+        self.width = pn.widgets.IntSlider.from_param(m.param.width, sizing_mode="stretch_width", min_width=140,
+                                                     margin=(4, 10))
+        self.seed = pn.widgets.IntInput.from_param(m.param.seed, name="", description=None, width=130,
+                                                   margin=(4, 5))
+        self._layout = pn.FlexBox(
+            field("Draft model", words.HELP["draft"], self.draft, basis="240px"),
+            field("Candidates per position", words.HELP["candidates"], self.candidates),
+            field("Tree depth", words.HELP["width"], self.width),
+            field("Seed", words.HELP["seed"], self.seed, basis="160px"),
+            gap="12px 24px", flex_wrap="wrap", sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0))
+
+    def __panel__(self):
+        return self._layout
+
+
+def caption_html(session, happened, notice):
+    pills = []
+    if session.phase == "done":
+        pills.append('<span class="phase done">Finished: the output is full</span>')
+    else:
+        reached = words.PHASES.index(session.phase)
+        for i, name in enumerate(words.PHASES):
+            status = "now" if i == reached else ("done" if i < reached else "")
+            aria = ' aria-current="step"' if i == reached else ""
+            pills.append(f'<span class="phase {status}"{aria}>{"✓ " if i < reached else ""}{i + 1}. '
+                         f'{words.LABELS[name]}</span>')
+    out = (f'<div class="phases">{"".join(pills)}</div><div class="caption" role="status" aria-live="polite">'
+           f'<div class="happened">{theme.esc(happened)}</div>'
+           f'<div class="next">{theme.esc(words.next_words(session.phase))}</div></div>')
+    if notice:
+        out += f'<div class="notice" role="alert">{theme.esc(notice)}</div>'
+    return out
+
+
+class Actions(pn.viewable.Viewer):
+    """Draft, Verify, Commit, the two shortcuts and Reset; the next phase highlighted."""
+
+    model = param.ClassSelector(class_=GuessesModel)
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        m = self.model
+        self.buttons = {}
+        for action in ACTIONS:
+            button = pn.widgets.Button(
+                label=words.LABELS[action], description=words.TOOLTIPS[action], stylesheets=[theme.BUTTON],
+                margin=(4, 20, 4, 4) if action in ("commit", "run_block") else (4, 4),
+                disabled=pn.bind(lambda s, a=action: not m.can(a), m.param.session),
+                color=pn.bind(lambda s, a=action: "primary" if s.phase == a else "default", m.param.session))
+            button.on_click(lambda event, a=action: m.act(a))
+            self.buttons[action] = button
+        self._layout = pn.FlexBox(*self.buttons.values(), flex_wrap="wrap", align_items="center",
+                                  sizing_mode="stretch_width", margin=(4, 0))
+
+    def __panel__(self):
+        return self._layout
+
+
+def legend_html():
+    shapes = {"square": '<rect x="3" y="3" width="14" height="14"', "circle": '<circle cx="10" cy="10" r="8"',
+              "diamond": '<polygon points="10,1 19,10 10,19 1,10"',
+              "hex": '<polygon points="5,2 15,2 19,10 15,18 5,18 1,10"'}
+    items = []
+    for status, (mark, name, meaning) in words.STATUS.items():
+        marker, fill, line, _ = LOOK[status]
+        svg = (f'<svg width="20" height="20" viewBox="0 0 20 20" aria-hidden="true">{shapes[marker]} '
+               f'fill="{fill}" stroke="{line}" stroke-width="2"/></svg>')
+        items.append(f'<li>{svg}<span><b class="mark">{mark}</b> <b>{theme.esc(name)}</b>: {theme.esc(meaning)}</span></li>')
+    return f'<ul class="tree-legend" aria-label="How to read the tree">{"".join(items)}</ul>'
+
+
+def output_html(session):
+    chips = "".join(theme.chip(t, "sm") for t in session.output) or '<span class="muted">empty</span>'
+    return (f'<div class="output-line"><b>Output</b> <span class="muted">({len(session.output)} of '
+            f'{session.config.max_tokens})</span> {chips}</div>')
+
+
+class Tree(pn.viewable.Viewer):
+    """The tree in view, drawn; the picker for the inspector; the legend."""
+
+    model = param.ClassSelector(class_=GuessesModel)
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        m = self.model
+        self.chart = TreeChart(on_pick=m.select)
+        self.title = pane(pn.bind(self._title, m.param.session))
+        self.picker = pn.widgets.Select(label="Inspect node", options=self._options(), value=m.selected,
+                                        sizing_mode="stretch_width", max_width=520, margin=(4, 0))
+        self.picker.param.watch(self._picked, "value")
+        self.legend = pane(legend_html(), margin=(6, 0, 0, 0))
+        self._layout = card(self.title, self.chart.pane, self.picker, self.legend)
+        self._draw()
+
+    def _title(self, session):
+        block = self.model.block_in_view()
+        state = "no tree yet" if block is None else words.block_state(block, block is session.pending)
+        return f'<div class="section-title"><h2>The tree</h2><span class="muted">{theme.esc(state)}</span></div>' + \
+            output_html(session)
+
+    def _options(self):
+        block = self.model.block_in_view()
+        options = {"Nothing to inspect yet" if block is None else "Pick a node": -1}
+        if block is not None:
+            options.update({words.node_label(n): n.id for n in block.nodes})
+        return options
+
+    def _picked(self, event):
+        if event.new is not None and event.new >= 0 and event.new != self.model.selected:
+            self.model.select(event.new)
+
+    @param.depends("model.session", "model.selected", watch=True)
+    def _draw(self):
+        m = self.model
+        self.chart.update(m.block_in_view(), m.session.output, m.selected, m.session.config.width)
+        options = self._options()
+        value = m.selected if m.selected is not None else -1
+        if self.picker.options != options or self.picker.value != value:
+            self.picker.param.update(options=options, value=value)
+
+    def __panel__(self):
+        return self._layout
+
+
+def _row_cells(values, picked):
+    return "".join(f'<td class="mono{" picked" if t == picked else ""}">{dec(v)}</td>' if v is not None
+                   else '<td class="muted">—</td>' for t, v in zip(TOKENS, values))
+
+
+def inspector_html(inspected, rule):
+    if inspected is None:
+        return f'<div class="section-title"><h2>Inspector</h2></div><p class="muted">{words.NO_NODE}</p>'
+    node, siblings = inspected.node, inspected.siblings
+    mark, name, _ = words.STATUS[node.status]
+    head = "".join(f'<th scope="col">{theme.chip(t, "sm")}</th>' for t in TOKENS)
+    rows = [("q, the draft", node.q)]
+    if node.p is not None:
+        rows.append(("p, the target", node.p))
+    if node.residual is not None:
+        rows.append(("r, the residual it was tested against", node.residual))
+    if inspected.correction is not None:
+        rows.append(("last residual, after every rejection here", inspected.correction.residual))
+    body = "".join(f'<tr><th scope="row">{theme.esc(label)}</th>{_row_cells(values, node.token)}</tr>'
+                   for label, values in rows)
+    tests = "".join(
+        f'<li class="{"this" if s.id == node.id else ""} {s.status}"><span class="mark">{words.STATUS[s.status][0]}</span> '
+        f'{theme.esc(words.test_words(s))}</li>' for s in siblings)
+    out = (f'<div class="section-title"><h2>Inspector: node {node.id + 1}</h2>'
+           f'<span class="verdict {node.status}">{mark} {theme.esc(name)}</span></div>'
+           f'<p>{theme.esc(words.position_words(node, siblings))}</p>'
+           f'<table class="rows"><thead><tr><th scope="col">row</th>{head}</tr></thead><tbody>{body}</tbody></table>'
+           f'<h3>The candidates at this position, in test order</h3><ol class="tests">{tests}</ol>')
+    if inspected.correction is not None:
+        c = inspected.correction
+        out += f'<p>{theme.esc(words.correction_words(c))}</p>'
+    if any(s.tested for s in siblings):
+        out += f'<p class="muted small">{theme.esc(words.residual_note(rule))}</p>'
+    return out
+
+
+def counters_html(session):
+    n = session.counters
+    cells = "".join(f'<div class="counter" title="{theme.esc(tip)}"><div class="n">{getattr(n, key)}</div>'
+                    f'<div class="what">{theme.esc(label)}</div></div>' for key, label, tip in words.COUNTER_NAMES)
+    return (f'<div class="section-title"><h2>Counters</h2><span class="muted">finished trees only</span></div>'
+            f'<div class="counters tree">{cells}</div><p>{theme.esc(words.per_pass(n))}</p>')
+
+
+class GuessesTab(pn.viewable.Viewer):
+    """The "Several guesses at once" tab. ``GuessesTab(session_model=...)`` ignores the first tab's model:
+    its scenario (several candidates) is its own."""
+
+    model = param.ClassSelector(class_=GuessesModel)
+
+    def __init__(self, session_model=None, **params):
+        if params.get("model") is None:
+            params["model"] = GuessesModel()
+        super().__init__(**params)
+        m = self.model
+        self.controls = Controls(model=m)
+        self.caption = pane(pn.bind(caption_html, m.param.session, m.param.happened, m.param.notice),
+                            margin=(6, 0))
+        self.actions = Actions(model=m)
+        self.tree = Tree(model=m)
+        self.inspector = pane(pn.bind(lambda s, sel: inspector_html(m.inspected(), s.rule), m.param.session,
+                                      m.param.selected))
+        self.counters = pane(pn.bind(counters_html, m.param.session))
+        intro = pane(f'<div class="section-title"><h2>{theme.esc(words.TITLE)}</h2></div>'
+                     f'<p>{theme.esc(words.INTRO)}</p><p class="muted small">{theme.esc(words.SAME_AS_ONE)}</p>',
+                     margin=(8, 0, 4, 0))
+        self._layout = pn.Column(
+            intro, self.controls, card(self.caption, self.actions), self.tree, card(self.inspector),
+            card(self.counters), sizing_mode="stretch_width", margin=(4, 0), css_classes=["guesses-tab"])
+
+    def __panel__(self):
+        return self._layout

@@ -1,0 +1,179 @@
+"""Access for everyone (issue 14 item 4): axe-core finds no critical or serious problem in any
+tab or state at 1200 and 375 px; real tabs; every control named; toggles say whether they are
+pressed; a main landmark; the whole step walk by keyboard alone.
+
+The app runs under ``panel serve`` on 127.0.0.1 and is driven in Debian's Chromium by roles
+and names, as a screen reader finds things (tests/embed_support.py).
+"""
+
+import pytest
+from embed_support import WIDTHS, axe_violations, chromium, focused, new_page, open_app, open_tab, served_app
+
+from app.embed import words as embed_words
+from app.step import words as step_words
+from app.step.model import StepModel
+
+pytestmark = pytest.mark.browser
+
+BIASED = "?draft=biased&width=3&seed=1"
+STEP, EXACT, PAYOFF = "Step through a block", "Why it is exact", "When it pays off"
+
+
+@pytest.fixture(scope="module")
+def app_url():
+    with served_app() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture
+def page(browser):
+    pages = []
+
+    def make(width=1200, color_scheme="light"):
+        p = new_page(browser, width=width, color_scheme=color_scheme)
+        pages.append(p)
+        return p
+
+    yield make
+    for p in pages:
+        assert not p.errors, p.errors
+        p.context.close()
+
+
+def click(page, name):
+    page.get_by_role("button", name=name, exact=True).click()
+    page.wait_for_timeout(300)
+
+
+def wait_built(page, title):
+    """The tab's placeholder ("Opening …") has given way to the tab itself."""
+    page.get_by_role("tabpanel", name=title).get_by_text(f"Opening “{title}”").wait_for(
+        state="detached", timeout=60_000)
+    page.wait_for_timeout(500)
+
+
+@pytest.mark.parametrize("width,theme", [(w, "light") for w in WIDTHS] + [(1200, "dark")])
+def test_axe_finds_no_critical_or_serious_violation_in_any_tab_or_state(page, app_url, width, theme):
+    p = open_app(page(width), app_url, BIASED + f"&theme={theme}")
+    found = {}
+    found["start"] = axe_violations(p)
+    for action in ("Draft", "Verify", "Commit"):
+        click(p, action)
+        found[action] = axe_violations(p)
+    click(p, "Stop drafting early")
+    found["lookahead on"] = axe_violations(p)
+    click(p, "Run to end")
+    found["run to end"] = axe_violations(p)
+    open_tab(p, EXACT)
+    wait_built(p, EXACT)
+    found[EXACT] = axe_violations(p)
+    open_tab(p, PAYOFF)
+    wait_built(p, PAYOFF)
+    found[PAYOFF] = axe_violations(p)
+    open_tab(p, STEP)
+    found["step again, other tabs built"] = axe_violations(p)
+    problems = {state: v for state, v in found.items() if v}
+    assert not problems, problems
+    # The check can fail: a control with no name is reported.
+    p.evaluate("() => { const b = document.createElement('button'); b.id = 'nameless'; document.body.append(b); }")
+    assert any(v[0] == "button-name" for v in axe_violations(p))
+
+
+def test_tabs_are_a_tablist_first_in_the_tab_order_with_arrow_keys(page, app_url):
+    p = open_app(page(), app_url)
+    tablist = p.get_by_role("tablist", name=embed_words.TABS_LABEL)
+    assert tablist.get_by_role("tab").count() == 3
+    assert p.get_by_role("tab", name=STEP, selected=True).count() == 1
+    assert p.get_by_role("main").count() == 1
+    # The first Tab stop of the page is the selected tab, not the last of 25.
+    p.keyboard.press("Tab")
+    assert focused(p)["role"] == "tab" and focused(p)["text"] == STEP
+    p.keyboard.press("ArrowRight")
+    p.get_by_role("tab", name=EXACT, selected=True).wait_for(timeout=30_000)
+    assert focused(p)["text"] == EXACT
+    wait_built(p, EXACT)
+    # Only the shown panel is there for the keyboard and screen readers.
+    assert p.get_by_role("tabpanel").count() == 1
+    assert p.get_by_role("button", name="Draft", exact=True).count() == 0
+    p.keyboard.press("End")
+    p.get_by_role("tab", name=PAYOFF, selected=True).wait_for(timeout=30_000)
+    p.keyboard.press("Home")
+    p.get_by_role("tab", name=STEP, selected=True).wait_for(timeout=30_000)
+    p.keyboard.press("ArrowLeft")  # wraps round to the last tab
+    p.get_by_role("tab", name=PAYOFF, selected=True).wait_for(timeout=30_000)
+    assert [focused(p)["selected"]] == ["true"]
+
+
+def test_every_control_has_a_name_and_toggles_say_whether_they_are_pressed(page, app_url):
+    p = open_app(page(), app_url, BIASED)
+    for role, name in (("textbox", "Seed"), ("button", "Previous seed"), ("button", "Next seed"),
+                       ("slider", StepModel.param.width.label), ("slider", "Lookahead threshold")):
+        assert p.get_by_role(role, name=name, exact=True).count() == 1, (role, name)
+    assert p.get_by_role("button", name="Biased", pressed=True).count() == 1
+    assert p.get_by_role("button", name="Aligned", pressed=False).count() == 1
+    assert p.get_by_role("button", name="Stop drafting early", pressed=False).count() == 1
+    click(p, "Stop drafting early")
+    p.get_by_role("button", name="Stop drafting early", pressed=True).wait_for(timeout=30_000)
+    click(p, "Aligned")
+    p.get_by_role("button", name="Aligned", pressed=True).wait_for(timeout=30_000)
+    assert p.get_by_role("button", name="Biased", pressed=False).count() == 1
+    # The inspector's charts are no unnamed Tab stops: hidden from screen readers (their numbers
+    # are in the table beside them), nothing in them focusable.
+    charts = p.evaluate("""() => { const out = []; const walk = (r) => { for (const el of r.children) {
+        if (el.shadowRoot && el.classList.contains('bk-Plot')) {
+          const stops = []; const inner = (x) => { for (const c of x.children) {
+            if (c.tabIndex >= 0) stops.push(c.tagName); if (c.shadowRoot) inner(c.shadowRoot); inner(c); } };
+          inner(el.shadowRoot); out.push([el.getAttribute('aria-hidden') || el.getAttribute('aria-label'), stops.length]); }
+        if (el.shadowRoot) walk(el.shadowRoot); walk(el); } }; walk(document.body); return out; }""")
+    assert len(charts) >= 2
+    assert all(name and stops == 0 for name, stops in charts), charts
+
+
+def test_a_keyboard_alone_walks_draft_verify_commit_and_the_shortcuts_are_listed(page, app_url):
+    p = open_app(page(), app_url, BIASED)
+    line = embed_words.shortcuts_line(step_words.LABELS)
+    p.get_by_text(line).wait_for(timeout=10_000)
+    # Tab to Draft and press Enter.
+    for _ in range(40):
+        p.keyboard.press("Tab")
+        if focused(p)["text"] == "Draft":
+            break
+    assert focused(p)["text"] == "Draft"
+    p.keyboard.press("Enter")
+    p.get_by_role("button", name="Verify", exact=True).wait_for(timeout=30_000)
+    p.wait_for_function("() => true")
+    # Then the letters: V verifies, C commits (focus stays off any text field).
+    p.locator("h1").click()
+    p.keyboard.press("v")
+    p.get_by_text("rejected", exact=False).first.wait_for(timeout=30_000)
+    p.keyboard.press("c")
+    p.get_by_text("block 1", exact=True).wait_for(timeout=30_000)
+    # A letter typed into the seed box is text, not a shortcut.
+    seed = p.get_by_role("textbox", name="Seed")
+    seed.focus()
+    p.keyboard.press("r")
+    p.wait_for_timeout(500)
+    assert p.get_by_text("block 1", exact=True).count() == 1
+    # R resets from anywhere else.
+    p.locator("h1").click()
+    p.keyboard.press("r")
+    p.get_by_text("block 1", exact=True).wait_for(state="detached", timeout=30_000)
+
+
+def body_colour(p):
+    return p.evaluate("() => getComputedStyle(document.body).backgroundColor")
+
+
+def test_dark_mode_follows_the_readers_setting_and_the_url_overrides_it(page, app_url):
+    light = body_colour(open_app(page(), app_url))
+    auto_dark = body_colour(open_app(page(color_scheme="dark"), app_url))
+    forced_light = body_colour(open_app(page(color_scheme="dark"), app_url, "?theme=light"))
+    forced_dark = body_colour(open_app(page(), app_url, "?theme=dark"))
+    assert light == forced_light != auto_dark == forced_dark
+    assert auto_dark == "rgb(16, 19, 23)"  # --sp-page of the dark palette (app/styles/page.css)
