@@ -1,6 +1,7 @@
 """A classroom on one ``panel serve app/main.py``: 20 readers clicking "Next step" at once (issue 10 item 5).
 
     .venv/bin/python bench/bench_classroom.py [--readers 20] [--clicks 15] [--rounds 3] [--time-limit 900]
+                                              [--profile FILE]
 
 Prints figures; never fails on time. Bounded: a fixed number of clicks per
 reader, a timeout per click and per connect, a global time limit, and the
@@ -41,6 +42,7 @@ import argparse
 import asyncio
 import json
 import os
+import signal
 import socket
 import statistics
 import subprocess
@@ -81,11 +83,15 @@ def rss_mb(pid: int) -> float:
 class Server:
     """``panel serve app/main.py`` on a free port of 127.0.0.1; ``stop()`` always kills it."""
 
-    def __init__(self):
+    def __init__(self, profile: str | None = None):
         self.port = free_port()
         self.log = tempfile.TemporaryFile()
+        self.profile = profile
         panel = Path(sys.executable).with_name("panel")
         command = [str(panel)] if panel.exists() else [sys.executable, "-m", "panel"]
+        if profile:
+            # cProfile writes its file when the server exits normally: stop() interrupts it.
+            command = [sys.executable, "-m", "cProfile", "-o", profile, "-m", "panel"]
         command += ["serve", "app/main.py", "--address", "127.0.0.1", "--port", str(self.port),
                     f"--allow-websocket-origin=127.0.0.1:{self.port}",
                     "--check-unused-sessions", "1000", "--unused-session-lifetime", "2000",
@@ -124,6 +130,12 @@ class Server:
         return self.log.read().decode(errors="replace")[-chars:]
 
     def stop(self):
+        if self.profile and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                pass
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
@@ -321,12 +333,14 @@ def main(argv=None) -> int:
     parser.add_argument("--clicks", type=int, default=15, help="clicks per reader per round")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--time-limit", type=float, default=900.0, help="seconds for the whole bench")
+    parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile and write its stats to "
+                        "FILE (then: python -m pstats FILE); the profiler slows the server")
     args = parser.parse_args(argv)
 
     import panel  # noqa: F401  (registers Panel's Bokeh models, so the client can read the document)
 
     deadline = time.monotonic() + args.time_limit
-    server = Server()
+    server = Server(args.profile and str(Path(args.profile).resolve()))
     sampler = None
     try:
         server.wait_up()

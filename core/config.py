@@ -12,9 +12,10 @@ from .schedule import SCHEDULES
 from .transform import NONE, Transform
 from .variants import VARIANTS
 
-# The table drafts the step-through app lists today. ALL_DRAFTS (core.drafts)
-# adds lookup and heads, which every engine entry point accepts; the app's
-# views assume a draft table (core.position), so they switch when wired.
+# The table drafts: the ones with one row per last token, so the paper's α and
+# closed form (core.payoff.alpha) and the per-position chances of core.rates
+# and core.passes exist for them. ALL_DRAFTS (core.drafts) adds lookup and
+# heads, which every engine entry point and every tab of the app accepts.
 DRAFTS = tuple(toy_tables.drafts)
 MAX_WIDTH = 8
 MAX_TOKENS = 8

@@ -132,7 +132,9 @@ def probe_imports(root: str, location_json: str) -> dict:
         origin = getattr(sys.modules.get(name), "__file__", None) or ""
         # Some packages register stdlib copies under new names (markdown's "htmlparser").
         modules[name] = "stdlib" if origin.startswith(stdlib_dirs) and "site-packages" not in origin else origin
-    return {"modules": modules, "actions": actions, "problems": problems}
+    # Every module, submodules too (the slim wheels leave out some that must stay unused).
+    imported = sorted(name for name in sys.modules if name.split(".")[0] not in stubs)
+    return {"modules": modules, "imported": imported, "actions": actions, "problems": problems}
 
 
 async def exercise_widgets(roots) -> tuple[int, list[str]]:

@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import npm_pyodide
+from . import npm_pyodide, stdlib
 from .packages import plan_packages
 from .page import (URL_RE, Assets, check_panel_worker, drop_unused_bokeh, page_references, page_resources,
                    rewrite_page, run_convert, share_page_stylesheets, share_stylesheets)
@@ -29,7 +29,7 @@ from .prerender import Scenario, url_table
 from .prerender import render as render_scenarios
 from .probe import NOT_IN_PAGE, run_probe
 from .project import ENTRY, EXAMPLE_QUERY, OUR_PACKAGES, ROOT, WEB, BuildError, panel_version, pyodide_version
-from .wheels import SITE_PACKAGES_IN_PYODIDE, BuiltWheel, build_wheels
+from .wheels import SITE_PACKAGES_IN_PYODIDE, BuiltWheel, build_wheels, check_left_out
 
 DEFAULT_LOAD_TIMEOUT = 30.0
 PWA_ICONS = ("favicon.ico", "icon-vector.svg", "icon-32x32.png", "icon-192x192.png",
@@ -52,6 +52,8 @@ def build(out: Path, pyodide_url: str, load_timeout: float = DEFAULT_LOAD_TIMEOU
             if "error" in probe:
                 raise BuildError("the app failed when run as in the page (Panel's Pyodide code paths, "
                                  f"without {', '.join(NOT_IN_PAGE)}): {probe['error']}")
+            check_left_out(probe["imported"])
+            stdlib.check_left_out(probe["imported"])
             plan = plan_packages(probe["modules"], npm_pyodide.lock())
             log(f"build.py: from Pyodide {pyodide_version()}: "
                 + ", ".join(f"{p.name} {p.version}" for p in plan.from_pyodide))
@@ -97,9 +99,11 @@ def write_site(stage: Path, work: Path, pyodide_url: str, load_timeout: float, p
     }
     (stage / "packages.json").write_text(json.dumps(packages, indent=2) + "\n")
 
+    stdlib_info = stdlib.write_stdlib(npm_pyodide.pyodide_dir() / stdlib.STDLIB_ZIP, stage / stdlib.STDLIB_ZIP)
     worker_config = {
         "pyodideURL": pyodide_url,
         "pyodideIndexURL": index_url,
+        "stdLibURL": stdlib.STDLIB_ZIP,
         "packages": {"from_pyodide": packages["from_pyodide"],
                      "wheels": [{k: w[k] for k in ("name", "version", "file")} for w in packages["wheels"]]},
         "panelCdnRoot": "panel/",
@@ -146,6 +150,7 @@ def write_site(stage: Path, work: Path, pyodide_url: str, load_timeout: float, p
     files = site_files(stage)
     build_id = hashlib.sha256("".join(f"{f['path']}:{f['sha256']}" for f in files).encode()).hexdigest()[:16]
     precache = sorted({"index.html", "embed.html", "loader.js", "loader.css", "worker.js", "packages.json",
+                       stdlib.STDLIB_ZIP,
                        "site.webmanifest", *(f"images/{name}" for name in PWA_ICONS),
                        *page_references(stage / "index.html"), *(w["file"] for w in packages["wheels"])})
     pyodide_origin = re.match(r"^(https?://[^/]+)/", pyodide_url)
@@ -159,7 +164,7 @@ def write_site(stage: Path, work: Path, pyodide_url: str, load_timeout: float, p
         "PYODIDE_ORIGIN": json.dumps(pyodide_origin.group(1) if pyodide_origin else None),
     }, required={"BUILD_ID", "PRECACHE"}))
     return {"title": title, "build_id": build_id, "packages": packages, "dropped_bokeh": dropped_bokeh,
-            "prerenders": extras}
+            "prerenders": extras, "stdlib": stdlib_info}
 
 
 def write_prerenders(stage: Path, assets: Assets, scenarios: list[Scenario], roots: int) -> list[dict]:
@@ -266,6 +271,7 @@ def build_info(stage: Path, pyodide_url: str, wheels: list[BuiltWheel], site: di
         "build_id": site["build_id"],
         "build_seconds": round(seconds, 1),
         "bokeh_extensions_left_out": site["dropped_bokeh"],
+        "python_stdlib": site["stdlib"],
         "prerendered": [{"query": e["query"], "file": e["file"]} for e in site["prerenders"]],
         "from_pyodide": site["packages"]["from_pyodide"],
         "wheels": site["packages"]["wheels"],

@@ -46,6 +46,57 @@ SLIM_DROP = (
     re.compile(r"\.pyi$|/py\.typed$"),
 )
 
+# Modules of the self-hosted packages the page never imports: servers, command lines,
+# notebook and framework glue, optional plugins (about 0.75 MB of a first visit). The
+# build's probe runs the app as the page does, exercising every control and tab, and the
+# build stops if it imported any of them (``check_left_out``). A module here also leaves
+# out its submodules and the data files in its folder.
+NEVER_IMPORTED = (
+    "bokeh.__main__", "bokeh.application.handlers", "bokeh.client", "bokeh.command", "bokeh.driving",
+    "bokeh.io.webdriver", "bokeh.sampledata", "bokeh.util.tornado",
+    *(f"bokeh.server.{name}" for name in (
+        "auth_provider", "callbacks", "connection", "contexts", "protocol_handler", "server", "session",
+        "tornado", "urls", "util", "views")),
+    "panel.__main__", "panel.auth", "panel.chat.langchain", "panel.command", "panel.compiler",
+    "panel.io.admin", "panel.io.application", "panel.io.compile", "panel.io.convert", "panel.io.django",
+    "panel.io.fastapi", "panel.io.handlers", "panel.io.ipywidget", "panel.io.jupyter_executor",
+    "panel.io.jupyter_server_extension", "panel.io.liveness", "panel.io.reload", "panel.io.rest",
+    "panel.io.server", "panel.pane.vtk.synchronizable_deserializer", "panel.pane.vtk.synchronizable_serializer",
+    # packaging: Panel and Bokeh compare versions only (packaging.version).
+    "packaging._elffile", "packaging._manylinux", "packaging._musllinux", "packaging._parser",
+    "packaging._ranges", "packaging._tokenizer", "packaging.dependency_groups", "packaging.direct_url",
+    "packaging.licenses", "packaging.markers", "packaging.metadata", "packaging.pylock", "packaging.ranges",
+    "packaging.requirements", "packaging.specifiers", "packaging.tags", "packaging.utils",
+    # Markdown plugins Panel's parser does not load.
+    *(f"mdit_py_plugins.{name}" for name in (
+        "admon", "amsmath", "attrs", "colon_fence", "container", "dollarmath", "field_list", "front_matter",
+        "gfm", "gfm_autolink", "myst_blocks", "myst_role", "section_ref", "subscript", "substitution",
+        "superscript", "texmath", "wordcount")),
+    "jinja2.ext", "jinja2.meta", "jinja2.nativetypes", "jinja2.sandbox",
+    "param.ipython", "param.mypy_plugin",
+    *(f"tqdm.{name}" for name in (
+        "__main__", "_main", "_tqdm_gui", "_tqdm_notebook", "autonotebook", "contrib", "dask", "keras",
+        "notebook", "rich", "tk")),
+)
+
+
+def never_imported(rel: PurePosixPath) -> bool:
+    """Whether a file of site-packages belongs to a module of NEVER_IMPORTED (or to its folder)."""
+    parts = rel.with_suffix("").parts if rel.suffix == ".py" else rel.parent.parts
+    if parts and parts[-1] == "__init__":
+        parts = parts[:-1]
+    return any(".".join(parts[:i]) in NEVER_IMPORTED for i in range(1, len(parts) + 1))
+
+
+def check_left_out(imported) -> None:
+    """Stop the build when the app, run as in the page, imported a module the wheels leave out."""
+    found = sorted(name for name in imported
+                   if any(name == m or name.startswith(m + ".") for m in NEVER_IMPORTED))
+    if found:
+        raise BuildError(f"the app imports {', '.join(found)}, which the slim wheels leave out: "
+                         "take it out of sitebuild/wheels.py's NEVER_IMPORTED")
+
+
 def stage_distribution(dist_name: str, dest: Path) -> tuple[Path, list[str]]:
     """Copy an installed pure-Python distribution into dest, minus what the page never reads.
 
@@ -62,7 +113,7 @@ def stage_distribution(dist_name: str, dest: Path) -> tuple[Path, list[str]]:
             dist_info = rel.parts[0]
             if rel.name in DIST_INFO_DROP:
                 continue
-        elif any(rule.search(str(rel)) for rule in SLIM_DROP):
+        elif any(rule.search(str(rel)) for rule in SLIM_DROP) or never_imported(rel):
             dropped.append(str(rel))
             continue
         source = Path(dist.locate_file(file))

@@ -156,6 +156,50 @@ def test_slim_wheels_leave_out_the_js_and_css_the_page_loads_separately(built):
     assert wheel(built, "bokeh").stat().st_size < 2_000_000
 
 
+def test_slim_wheels_leave_out_modules_the_page_never_imports(built):
+    panel = zipfile.ZipFile(wheel(built, "panel")).namelist()
+    bokeh = zipfile.ZipFile(wheel(built, "bokeh")).namelist()
+    packaging = zipfile.ZipFile(wheel(built, "packaging")).namelist()
+    for gone in ("panel/io/server.pyc", "panel/command/__init__.pyc", "panel/auth.pyc"):
+        assert gone not in panel, gone
+    assert not [n for n in bokeh if n.startswith(("bokeh/server/views/", "bokeh/command/", "bokeh/sampledata/"))]
+    # What the page does import stays, packages whose submodules went included.
+    for kept in ("panel/io/pyodide.pyc", "panel/io/state.pyc", "panel/io/cache.pyc"):
+        assert kept in panel, kept
+    for kept in ("bokeh/server/__init__.pyc", "bokeh/application/application.pyc"):
+        assert kept in bokeh, kept
+    assert "packaging/version.pyc" in packaging and "packaging/specifiers.pyc" not in packaging
+
+
+def test_a_module_the_slim_wheels_leave_out_stops_the_build_if_the_app_imports_it():
+    from sitebuild.project import BuildError
+    from sitebuild.wheels import check_left_out
+    check_left_out(["panel", "panel.io.state", "bokeh.server", "packaging.version"])
+    with pytest.raises(BuildError, match="panel.io.server, which the slim wheels leave out"):
+        check_left_out(["panel.io.state", "panel.io.server"])
+
+
+def test_the_site_hosts_pyodides_standard_library_without_what_the_page_never_imports(built):
+    from sitebuild.npm_pyodide import pyodide_dir
+    config = js_config(built.text("worker.js"))
+    assert config["stdLibURL"] == "python_stdlib.zip"
+    assert "stdLibURL: here(CONFIG.stdLibURL)" in built.text("worker.js")
+    ours = zipfile.ZipFile(built.out / "python_stdlib.zip")
+    names = set(ours.namelist())
+    release = zipfile.ZipFile(pyodide_dir() / "python_stdlib.zip")
+    assert names < set(release.namelist())
+    for name in names:
+        assert ours.read(name) == release.read(name), name
+    for gone in ("xml/__init__.py", "pdb.py", "encodings/cp1250.py", "encodings/big5.py"):
+        assert gone not in names, gone
+    for kept in ("encodings/utf_8.py", "encodings/cp437.py", "zipfile/__init__.py", "asyncio/__init__.py",
+                 "email/__init__.py", "unittest/mock.py", "pyodide/__init__.py"):
+        assert kept in names, kept
+    info = built.info["python_stdlib"]
+    assert info["bytes"] == (built.out / "python_stdlib.zip").stat().st_size < 0.8 * info["from_bytes"]
+    assert "python_stdlib.zip" in built.text("serviceWorker.js").split("const PRECACHE")[1].split(";")[0]
+
+
 def test_third_party_wheels_are_byte_compiled_by_pyodide_without_sources(built):
     import importlib.util
 

@@ -85,11 +85,13 @@ def test_the_page_becomes_interactive_offline_and_fetches_only_its_list(visit, s
     for stage in ("runtime", "runtime-start", "runtime-ready", "packages", "app", "ready"):
         assert f"specstep:{stage}" in marks, (stage, marks)
     assert marks["specstep:runtime-start"] <= marks["specstep:runtime-ready"] <= marks["specstep:ready"]
-    # The runtime and the listed packages from the local Pyodide, each once; the wheels from the site.
+    # The runtime and the listed packages from the local Pyodide, each once; the wheels and the
+    # slim standard library from the site.
     lock = json.loads((built.pyodide_folder / "pyodide-lock.json").read_text())["packages"]
     listed = {f"/pyodide/{lock[p['name']]['file_name']}" for p in built.packages["from_pyodide"]}
     allowed = {f"/pyodide/{name}" for name in ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm",
-                                               "python_stdlib.zip", "pyodide-lock.json")} | listed
+                                               "pyodide-lock.json")} | listed
+    assert "/python_stdlib.zip" in site.requests
     fetched = built.pyodide.requests
     assert set(fetched) <= allowed and listed <= set(fetched), set(fetched) ^ allowed
     assert len(fetched) == len(set(fetched)), f"fetched twice: {sorted(fetched)}"

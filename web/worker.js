@@ -90,7 +90,8 @@ async function start() {
   const runtimeStarting = watchRuntimeDownload();
   try {
     importScripts(CONFIG.pyodideURL);
-    pyodide = await loadPyodide({ indexURL });
+    // The standard library from this site: Pyodide's own, without what the page never imports.
+    pyodide = await loadPyodide({ indexURL, stdLibURL: here(CONFIG.stdLibURL) });
   } catch (error) {
     failed("runtime", error);
     return;

@@ -40,8 +40,9 @@ RUN_CHOICES = (1_000, 5_000, 20_000, 50_000, 100_000)
 MAX_K = 4
 
 
-TEMPERATURES = {"1": "1", "1/2": "1/2", "1/3": "1/3", "1/4": "1/4"}  # T = 1/n keeps every row exact
-TOP_KS = {"off": "off", "1": "1", "2": "2", "3": "3"}
+# Button labels -> parameter values. T = 1/n keeps every row exact.
+TEMPERATURES = {"T = 1": "1", "T = 1/2": "1/2", "T = 1/3": "1/3", "T = 1/4": "1/4"}
+TOP_KS = {"all": "off", "top-1": "1", "top-2": "2", "top-3": "3"}
 
 
 @lru_cache(maxsize=512)
@@ -114,10 +115,10 @@ class ExactModel(param.Parameterized):
     draft = param.Selector(default="biased", objects=list(core.ALL_DRAFTS), doc="""
         Which draft proposes tokens. The biased draft over-proposes A, so rejections happen.""")
 
-    temperature = param.Selector(default="1", objects=list(TEMPERATURES), doc="""
+    temperature = param.Selector(default="1", objects=list(TEMPERATURES.values()), doc="""
         Temperature T = 1/n: each row is raised to the power n and renormalised (core.transform).""")
 
-    top_k = param.Selector(default="off", objects=list(TOP_KS), doc="""
+    top_k = param.Selector(default="off", objects=list(TOP_KS.values()), doc="""
         Keep only the k most likely tokens of each row ("off" keeps all; ties go to A, then B, then C).""")
 
     transform_at = param.Selector(default="both", objects=list(core.TRANSFORM_AT), doc="""

@@ -51,9 +51,10 @@ class Controls(pn.viewable.Viewer):
                                                     options={words.rule_name(v): v for v in m.param.variant.objects},
                                                     sizing_mode="stretch_width", **hidden)
         self.draft = pn.widgets.RadioButtonGroup.from_param(m.param.draft, options=draft_options(DRAFT_OPTIONS), name="",
+                                                            sizing_mode="stretch_width", max_width=420,
                                                             color="primary",
                                                             variant="outline", description=None,
-                                                            stylesheets=[theme.BUTTON], margin=(4, 5))
+                                                            stylesheets=[theme.BUTTON], margin=(4, 2))
         self.width = pn.widgets.IntSlider.from_param(m.param.width, name="", bar_color=theme.ACCENT,
                                                      sizing_mode="stretch_width",
                                                      min_width=150, margin=(4, 10))
@@ -63,7 +64,8 @@ class Controls(pn.viewable.Viewer):
         self.runs = pn.widgets.Select.from_param(m.param.runs, name=t("exact.field.runs"), sizing_mode="stretch_width",
                                                  min_width=100, max_width=170, margin=(4, 5), **hidden)
         buttons = {"name": "", "color": "primary", "variant": "outline", "description": None,
-                   "stylesheets": [theme.BUTTON], "margin": (4, 5)}
+                   "stylesheets": [theme.BUTTON], "margin": (4, 2), "sizing_mode": "stretch_width",
+                   "max_width": 340}
         self.temperature = pn.widgets.RadioButtonGroup.from_param(m.param.temperature, options=TEMPERATURES,
                                                                   **buttons)
         self.top_k = pn.widgets.RadioButtonGroup.from_param(
@@ -74,7 +76,7 @@ class Controls(pn.viewable.Viewer):
         self._layout = pn.Column(
             pn.FlexBox(
                 field(t("exact.field.rule"), t("exact.field.rule.help"), self.variant, basis="220px"),
-                field(t("step.field.draft"), t("exact.field.draft.help"), self.draft, basis="180px"),
+                field(t("step.field.draft"), t("exact.field.draft.help"), self.draft, basis="330px"),
                 field(t("step.field.width"), t("exact.field.width.help"), self.width, basis="180px"),
                 field(t("exact.field.k"), t("exact.field.k.help"), self.k, basis="170px"),
                 field(t("exact.field.runs"), t("exact.field.runs.help"), self.runs, basis="130px"),

@@ -55,8 +55,9 @@ class Controls(pn.viewable.Viewer):
                   "sizing_mode": "stretch_width", "min_width": 160, "margin": (4, 10)}
         self.cost = pn.widgets.FloatSlider.from_param(m.param.cost, **slider)
         self.draft = pn.widgets.RadioButtonGroup.from_param(m.param.draft, options=draft_options(DRAFT_OPTIONS), name="",
+                                                            sizing_mode="stretch_width", max_width=420,
                                                             color="primary", variant="outline", description=None,
-                                                            stylesheets=[theme.BUTTON], margin=(4, 5))
+                                                            stylesheets=[theme.BUTTON], margin=(4, 2))
         self.lookahead = pn.widgets.Toggle.from_param(m.param.lookahead, name=t("payoff.add_lookahead"),
                                                       color="primary", variant="outline", css_classes=["wrap"],
                                                       stylesheets=[theme.BUTTON, *css()], margin=(4, 5),
@@ -65,7 +66,7 @@ class Controls(pn.viewable.Viewer):
         self._layout = pn.Column(
             pn.FlexBox(
                 field(t("payoff.field.cost"), t("payoff.field.cost.help"), self.cost, basis="260px"),
-                field(t("step.field.draft"), t("exact.field.draft.help"), self.draft, basis="180px"),
+                field(t("step.field.draft"), t("exact.field.draft.help"), self.draft, basis="330px"),
                 field(t("step.field.lookahead"), t("payoff.field.lookahead.help"), self.lookahead,
                       basis="170px"),
                 field(t("payoff.field.threshold"), t("payoff.field.threshold.help"), self.threshold,

@@ -49,7 +49,8 @@ class Scenario(pn.viewable.Viewer):
         hidden = m.param.hidden
         # description=None: the help line above each control explains it (no tooltip icon from the doc).
         self.draft = pn.widgets.RadioButtonGroup.from_param(
-            m.param.draft, options=draft_options(), description=None, color="primary", variant="outline", stylesheets=[theme.BUTTON], margin=(4, 5))
+            m.param.draft, options=draft_options(), description=None, color="primary", variant="outline",
+            stylesheets=[theme.BUTTON], margin=(4, 2), sizing_mode="stretch_width", max_width=420)  # four buttons fit a 360 px phone
         self.width = pn.widgets.IntSlider.from_param(
             m.param.width, name=t("step.widget.width"), sizing_mode="stretch_width", min_width=160, margin=(4, 10))
         # The label above names the seed box.
