@@ -4,7 +4,8 @@ Each installed distribution is copied minus what the page never reads (the
 JS/CSS the page loads separately, tests, type stubs), byte-compiled to Python
 3.13 with Pyodide's own Python under Node (``web/compile_pyc.mjs``), and zipped
 into a reproducible wheel with a fresh RECORD. Our ``core``, ``toy_tables`` and
-``app`` are one more wheel that keeps its sources (readers may want to read them).
+``app`` are one more wheel, byte-compiled the same way (their sources are in the
+project; a first visit downloads no copy of them).
 """
 
 from __future__ import annotations
@@ -235,8 +236,7 @@ def build_wheels(plan: Plan, work: Path, out_dir: Path) -> list[BuiltWheel]:
     dist_info = stage_our_code(ours)
     meta = project()
     staged.append((meta["name"], meta["version"], ours, dist_info, True, 0))
-    # Our code keeps its sources (readers may want to read them) beside the .pyc.
-    trees.append({"path": str(ours.relative_to(work)), "sourceless": False,
+    trees.append({"path": str(ours.relative_to(work)), "sourceless": True,
                   "display_prefix": SITE_PACKAGES_IN_PYODIDE})
     compile_trees(work, trees)
     built = []
