@@ -116,9 +116,17 @@ def link(send_patch) -> None:
 
 
 def apply_patch(patch) -> None:
-    """Apply a change from the page (a JS patch object), then send what it changed at once."""
+    """Apply a change from the page (a JS patch object), then send what it changed at once.
+
+    Changes still waiting to be sent go first: ``apply_json_patch`` marks every
+    model already in the document as known to the page, so a model added since
+    the last flush (a tab built in a task of its own) would otherwise be sent
+    as a bare reference the page cannot resolve.
+    """
     from panel.io.state import state
 
+    if _link is not None:
+        _link.flush()
     state.curdoc.apply_json_patch(_panel_worker_api().decode(patch), setter=FROM_PAGE)
     if _link is not None:
         _link.flush()
