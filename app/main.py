@@ -35,7 +35,7 @@ except ImportError:
 import panel as pn
 
 from app import theme, urlstate
-from app.embed import page
+from app.embed import links, page
 from app.parts import html
 from app.step.model import StepModel
 from app.step.views import StepView
@@ -132,26 +132,43 @@ class LazyTab:
         pn.state.execute(build)
 
 
+def lock_scenario(step):
+    """Show the scenario's controls but fix them (``lock=1``): the embedding page chose the scenario."""
+    scenario = step.scenario
+    for widget in (scenario.draft, scenario.width, scenario.seed, scenario.seed_down, scenario.seed_up,
+                   scenario.lookahead_on, scenario.threshold):
+        widget.disabled = True
+
+
 def build_page():
     model = StepModel()
     location = pn.state.location
     writer = link_url(model, location)
-    (first_title, first), *rest = TABS
-    step = first(model)
+    names = [links.slug(make) for _, make in TABS]
+    link = links.read(location.search if location is not None else "", names)
+    chosen = [(name, title, make) for name, (title, make) in zip(names, TABS) if name in link.shown]
+    first_name = names[0]
+    step = TABS[0][1](model)  # the step tab's model drives every tab, shown or not
+    step.embed.tab_choices = [(name, title) for name, (title, _) in zip(names, TABS)]
     if location is not None:
         step.embed.base = pn.bind(page_address, location.param.href)
-    lazy = [LazyTab(title, make) for title, make in rest]
-    tabs = pn.Tabs((first_title, step), *((title, tab.layout) for (title, _), tab in zip(rest, lazy)),
+    if link.locked:
+        lock_scenario(step)
+    lazy = {name: LazyTab(title, make) for name, title, make in chosen if name != first_name}
+    tabs = pn.Tabs(*((title, step if name == first_name else lazy[name].layout) for name, title, _ in chosen),
                    sizing_mode="stretch_width", margin=(8, 0, 0, 0), stylesheets=[theme.TABS])
+    order = [name for name, _, _ in chosen]
 
     def open_tab(event):
-        if event.new >= 1:
-            lazy[event.new - 1].open(model)
+        name = order[event.new]
+        if name in lazy:
+            lazy[name].open(model)
 
     tabs.param.watch(open_tab, "active")
+    tabs.active = order.index(link.start)
     page.install(pn.state.curdoc)
-    header = html(f'<h1>{theme.esc(TITLE)}</h1><p class="intro">{theme.esc(INTRO)}</p>', margin=(4, 0, 0, 0),
-                  visible=pn.bind(lambda hidden: "intro" not in hidden, model.param.hidden))
+    header = html(f'<div class="page-intro"><h1>{theme.esc(TITLE)}</h1><p class="intro">{theme.esc(INTRO)}</p></div>',
+                  margin=(4, 0, 0, 0), visible=pn.bind(lambda hidden: "intro" not in hidden, model.param.hidden))
     return pn.Column(header, tabs, writer, sizing_mode="stretch_width", margin=0,
                      stylesheets=[theme.PAGE_COLUMN])
 

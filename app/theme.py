@@ -78,7 +78,8 @@ PAGE_COLUMN = stylesheet("page_column")
 MONO_INPUT = stylesheet("mono_input")
 SEED_INPUT = stylesheet("seed_input")
 WIDGET_VARS = stylesheet("widget_vars")  # added to every shadow root by app/embed/page.js
-CHART = stylesheet("chart")  # on every Bokeh chart (parts.style_figure)
+CHART = stylesheet("chart")
+EMBED_CARD = stylesheet("embed_card")  # on every Bokeh chart (parts.style_figure)
 
 
 def esc(text):

@@ -185,15 +185,12 @@ def write(values, hidden=(), search=""):
 
 
 EMBED_TITLE = "Speculative decoding, one block at a time"
-EMBED_HEIGHT = 1900  # px: the step view at desktop width; a taller page scrolls inside the frame
 
 
 def snippet(base, query):
-    """The iframe HTML for ``base`` (page address, no query) and ``query`` ("?draft=...")."""
-    # Quotes and angle brackets are escaped; "&" stays readable (valid in HTML5 attributes).
-    src = (base + query).replace('"', "%22").replace("<", "%3C").replace(">", "%3E")
-    return (f'<iframe src="{src}" title="{EMBED_TITLE}" width="100%" height="{EMBED_HEIGHT}" '
-            f'style="border:0;max-width:1200px" loading="lazy"></iframe>')
+    """The embed code for ``base`` (page address, no query) and ``query`` ("?draft=..."): app/embed/snippet.py."""
+    from app.embed.snippet import snippet as embed_snippet
+    return embed_snippet(base + query, EMBED_TITLE)
 
 
 def tolerate_long_query_values():

@@ -215,7 +215,14 @@ if (!page.installed) {
   // theme=dark|light in the URL; anything else follows the reader's setting.
   const theme = new URLSearchParams(window.location.search).get("theme");
   if (theme === "dark" || theme === "light") document.documentElement.dataset.theme = theme;
-  if (window.parent !== window) document.documentElement.classList.add("sp-embedded");
+  // Inside an iframe the title, introduction and embed form hide unless the link says NAME_hide=0.
+  if (window.parent !== window) {
+    const query = new URLSearchParams(window.location.search);
+    const root = document.documentElement.classList;
+    root.add("sp-embedded");
+    if (query.get("intro_hide") === "0") root.add("sp-show-intro");
+    if (query.get("embed_hide") === "0") root.add("sp-show-embed");
+  }
 
   watch(document.body);
   new ResizeObserver(schedule).observe(document.body);

@@ -10,6 +10,7 @@ NAMES = {
     "sp-seed-down": "Previous seed",
     "sp-seed-up": "Next seed",
     "sp-threshold": "Lookahead threshold",
+    "sp-lock": "Lock the scenario: controls shown but fixed",
 }
 
 TABS_LABEL = "Parts of the widget"
@@ -28,3 +29,41 @@ def shortcuts_line(labels):
     """The shortcut keys as one line for the page: ``labels`` maps an action to its button's label."""
     keys = " · ".join(f"{key.upper()} {labels[action]}" for key, action in SHORTCUTS)
     return f"Keyboard: {keys}. Tab moves between controls; the arrow keys move between the tabs."
+
+
+# ---- the embed builder ---------------------------------------------------------------------
+
+BUILDER_TITLE = "Embed this scenario"
+BUILDER_HELP = ("Paste the code into course notes: it opens this draft, width, seed and step, and its few lines of "
+                "script make the frame exactly as tall as the widget. Inside a frame the title, the introduction "
+                "and this form are hidden unless you untick them below.")
+COPY_LABEL = "Copy embed code"
+COPY_SAID = {
+    "copied": "Copied",
+    "selected": "Selected: press Ctrl+C (⌘C on a Mac) to copy",
+}
+AREA_LABEL = "Embed code for this scenario"
+COPY_TIP = "Copy the code that opens this exact scenario in an iframe"
+
+# Every part a link may hide (app/urlstate.HIDEABLE), as the form names it.
+PARTS = {
+    "draft": "Draft model",
+    "width": "Width",
+    "seed": "Seed",
+    "lookahead": "Dynamic lookahead",
+    "reset": "Reset button",
+    "counters": "Work counters",
+    "history": "Block history",
+    "intro": "Title and introduction",
+    "embed": "This embed form",
+}
+PARTS_LABEL = "Parts to hide"
+LOCK_LABEL = NAMES["sp-lock"]
+START_LABEL = "Starting tab"
+TABS_SHOWN_LABEL = "Tabs to show"
+THEME_LABEL = "Colours"
+THEMES = {"Follow the reader's setting": "auto", "Light": "light", "Dark": "dark"}
+CAPTION_LABEL = "Caption under the frame (optional)"
+FRAME_TITLE_LABEL = "Frame title for screen readers (give each embed on a page its own)"
+NO_TABS = "At least one tab must be shown, so the code keeps every tab."
+LOCKED_NOTE = "This scenario is fixed by the page that embeds it."

@@ -11,8 +11,6 @@ lines are fixed pools of buttons made once, restyled by their CSS classes
 and shown or hidden, so a click never adds a Bokeh model to the page.
 """
 
-from pathlib import Path
-
 import panel as pn
 import param
 
@@ -20,14 +18,12 @@ from core.display import dec, frac
 
 from .. import theme, urlstate
 from ..embed import page
+from ..embed.builder import EmbedBuilder
 from ..embed import words as embed_words
 from ..parts import field, html
 from . import words
 from .inspector import Inspector
 from .model import StepModel, interesting_item
-
-COPY_LABEL = "Copy embed code"
-COPY_JS = (Path(__file__).resolve().parent / "copy_embed.js").read_text(encoding="utf-8")
 
 # The longest block: core.MAX_WIDTH proposals, then a correction or a bonus.
 POOL = 8
@@ -424,51 +420,6 @@ class History(pn.viewable.Viewer):
         return self._layout
 
 
-# ---- the embed code ---------------------------------------------------------------------------
-
-class EmbedCode(pn.viewable.Viewer):
-    """A text box with an iframe snippet for the scenario on screen, and a button that copies it.
-
-    The snippet's address is the page's own address without its query, plus
-    the query ``urlstate.write`` builds from the model, so the iframe reopens
-    the same draft, width, seed and step, with the same hidden controls.
-    """
-
-    model = param.ClassSelector(class_=StepModel)
-
-    base = param.String(default="", allow_refs=True, doc="The page's address without query or fragment.")
-
-    def __init__(self, **params):
-        super().__init__(**params)
-        m = self.model
-        self.area = pn.widgets.TextAreaInput(
-            label="Embed code for this scenario", rows=3, sizing_mode="stretch_width",
-            stylesheets=[theme.MONO_INPUT], margin=(4, 0))
-        self.copy = pn.widgets.Button(label=COPY_LABEL, stylesheets=[theme.BUTTON], margin=(4, 0),
-                                      description="Copy an iframe snippet that opens this exact scenario")
-        self.copy.js_on_click(args={"area": self.area, "label": COPY_LABEL}, code=COPY_JS)
-        help_ = html(
-            '<div class="section-title"><h2>Embed this scenario</h2></div><p class="muted small">Paste the '
-            'snippet into course notes: it opens this draft, width, seed and step. Add '
-            '<code>&amp;draft_hide=1</code> (or width, seed, reset, counters, history, intro) to hide a '
-            'control.</p>')
-        self._layout = pn.Column(help_, self.area, self.copy, sizing_mode="stretch_width",
-                                 stylesheets=[theme.CARD], margin=(6, 0),
-                                 visible=pn.bind(shown("embed"), m.param.hidden))
-        self._render()
-
-    # Set by a watcher rather than bound: the copy button's JS callback keeps the
-    # text box for as long as the button lives (Panel's callback registry), so
-    # the box must not hold this view or the model, or no session would be freed.
-    @param.depends("model.session", "model.hidden", "base", watch=True)
-    def _render(self):
-        m = self.model
-        self.area.value = urlstate.snippet(self.base or "", urlstate.write(m.scenario(), m.hidden))
-
-    def __panel__(self):
-        return self._layout
-
-
 class StepView(pn.viewable.Viewer):
     """The "Step through a block" tab; every part takes the same model."""
 
@@ -486,7 +437,7 @@ class StepView(pn.viewable.Viewer):
         self.inspector = Inspector(model=m)
         self.counters = Counters(model=m)
         self.history = History(model=m)
-        self.embed = EmbedCode(model=m)
+        self.embed = EmbedBuilder(model=m)
         self._layout = pn.Column(
             self.scenario, self.caption, self.actions, self.strip, self.inspector,
             pn.FlexBox(self.counters, self.history, gap="0 16px", flex_wrap="wrap", align_items="flex-start",
