@@ -167,8 +167,9 @@ def build_page():
     tabs.param.watch(open_tab, "active")
     tabs.active = order.index(link.start)
     page.install(pn.state.curdoc)
-    header = html(f'<div class="page-intro"><h1>{theme.esc(TITLE)}</h1><p class="intro">{theme.esc(INTRO)}</p></div>',
-                  margin=(4, 0, 0, 0), visible=pn.bind(lambda hidden: "intro" not in hidden, model.param.hidden))
+    header = html(f'<h1>{theme.esc(TITLE)}</h1><p class="intro">{theme.esc(INTRO)}</p>', margin=(4, 0, 0, 0),
+                  visible=pn.bind(lambda hidden: "intro" not in hidden, model.param.hidden),
+                  css_classes=[page.FRAME_HIDDEN["intro"]])
     return pn.Column(header, tabs, writer, sizing_mode="stretch_width", margin=0,
                      stylesheets=[theme.PAGE_COLUMN])
 

@@ -106,7 +106,7 @@ PROPS = (
 BY_NAME = {prop.name: prop for prop in PROPS}
 
 # Parts of the page a link may hide with NAME_hide=1 (or true/yes).
-HIDEABLE = ("draft", "width", "seed", "lookahead", "reset", "intro", "counters", "history", "embed")
+HIDEABLE = ("draft", "width", "seed", "lookahead", "reset", "intro", "counters", "history", "embed", "guide")
 HIDE_SUFFIX = "_hide"
 _TRUE = {"1", "true", "yes", "on"}
 

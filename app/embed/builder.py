@@ -5,7 +5,8 @@ It replaces the plain "Copy embed code" box. The code opens the scenario on scre
 tab and the tabs kept (``links``), a colour theme, a unique iframe title and an
 optional caption, plus the few lines of script that size the frame (``snippet``).
 Inside an iframe the title, the introduction and this form are hidden by default
-(``app/embed/page.js``), so their boxes start ticked and cost nothing in the link.
+(``app/embed/page.js``, ``page.FRAME_HIDDEN``), so their boxes start ticked and cost
+nothing in the link.
 """
 
 from pathlib import Path
@@ -17,6 +18,7 @@ import param
 from .. import theme, urlstate
 from ..parts import html
 from . import links, snippet, words
+from .page import FRAME_HIDDEN
 
 COPY_JS = (Path(__file__).resolve().parent / "copy.js").read_text(encoding="utf-8")
 HIDDEN_IN_FRAMES = ("intro", "embed")  # hidden inside an iframe unless the link says NAME_hide=0
@@ -46,10 +48,11 @@ class EmbedBuilder(pn.viewable.Viewer):
         m = self.model
         self.parts = pn.widgets.CheckBoxGroup(
             label=words.PARTS_LABEL, options={label: part for part, label in words.PARTS.items()},
-            value=list(HIDDEN_IN_FRAMES), inline=True, margin=(2, 5))
+            value=list(HIDDEN_IN_FRAMES), inline=True, margin=(2, 5), stylesheets=[theme.CHECK_GROUP])
         self.lock = pn.widgets.Checkbox(label=words.LOCK_LABEL, margin=(6, 5), css_classes=["sp-lock"])
         self.start = pn.widgets.Select(label=words.START_LABEL, options={}, width=220, margin=(4, 5))
-        self.shown = pn.widgets.CheckBoxGroup(label=words.TABS_SHOWN_LABEL, options={}, inline=True, margin=(2, 5))
+        self.shown = pn.widgets.CheckBoxGroup(label=words.TABS_SHOWN_LABEL, options={}, inline=True, margin=(2, 5),
+                                               stylesheets=[theme.CHECK_GROUP])
         self.colours = pn.widgets.Select(label=words.THEME_LABEL, options=words.THEMES, width=220, margin=(4, 5))
         self.frame_title = pn.widgets.TextInput(label=words.FRAME_TITLE_LABEL, value=snippet.TITLE,
                                                 sizing_mode="stretch_width", margin=(4, 5))
@@ -70,7 +73,7 @@ class EmbedBuilder(pn.viewable.Viewer):
         form = pn.FlexBox(parts_box, tabs_box, self.start, self.colours, self.lock, self.frame_title, self.caption,
                           gap="8px 20px", flex_wrap="wrap", sizing_mode="stretch_width", margin=0)
         self._layout = pn.Column(head, form, self.area, self.copy, sizing_mode="stretch_width",
-                                 stylesheets=[theme.CARD, theme.EMBED_CARD], margin=(6, 0),
+                                 stylesheets=[theme.CARD], margin=(6, 0), css_classes=[FRAME_HIDDEN["embed"]],
                                  visible=pn.bind(lambda hidden: "embed" not in hidden, m.param.hidden))
         for widget in (self.parts, self.lock, self.start, self.shown, self.colours, self.frame_title, self.caption):
             widget.param.watch(self._render, "value")

@@ -5,7 +5,8 @@
 // args: `names` (CSS class -> accessible name), `keys` (key -> CSS class of
 // the button it presses), `tabs_label` (the tab list's name), `height_type`
 // (the message type of a height report), `widget_css` (Bokeh's widget colours as
-// the page's palette, added to every shadow root). It installs itself once per page and
+// the page's palette, added to every shadow root), `frame_hidden` (CSS class -> the
+// part's name, for parts hidden inside an iframe unless the link says NAME_hide=0). It installs itself once per page and
 // then follows every change of the DOM (shadow roots included), so a document
 // the Pyodide worker renders later is handled the same way.
 const page = window.specstepPage || (window.specstepPage = {});
@@ -14,6 +15,7 @@ page.keys = keys;
 page.tabsLabel = tabs_label;
 page.heightType = height_type;
 page.widgetCss = widget_css;
+page.frameHidden = frame_hidden;
 
 if (!page.installed) {
   page.installed = true;
@@ -135,9 +137,21 @@ if (!page.installed) {
     }
   };
 
+  // Inside an iframe the title, introduction and embed form are hidden unless the link says
+  // NAME_hide=0 (an inline style: Bokeh shows and hides with stylesheets, never inline).
+  const embedded = window.parent !== window;
+  const query = new URLSearchParams(window.location.search);
+  const hideInFrame = (el) => {
+    for (const c of el.classList) {
+      const part = page.frameHidden[c];
+      if (part && query.get(part + "_hide") !== "0" && el.style.display !== "none") el.style.display = "none";
+    }
+  };
+
   const enhance = (el) => {
     const cls = el.className;
     if (typeof cls !== "string") return;
+    if (embedded) hideInFrame(el);
     if (el.shadowRoot && cls.includes("-Tabs")) enhanceTabs(el);
     // A named host: its button or its input carries the name.
     const name = el.shadowRoot ? hostName(el) : null;
@@ -215,14 +229,7 @@ if (!page.installed) {
   // theme=dark|light in the URL; anything else follows the reader's setting.
   const theme = new URLSearchParams(window.location.search).get("theme");
   if (theme === "dark" || theme === "light") document.documentElement.dataset.theme = theme;
-  // Inside an iframe the title, introduction and embed form hide unless the link says NAME_hide=0.
-  if (window.parent !== window) {
-    const query = new URLSearchParams(window.location.search);
-    const root = document.documentElement.classList;
-    root.add("sp-embedded");
-    if (query.get("intro_hide") === "0") root.add("sp-show-intro");
-    if (query.get("embed_hide") === "0") root.add("sp-show-embed");
-  }
+  if (window.parent !== window) document.documentElement.classList.add("sp-embedded");
 
   watch(document.body);
   new ResizeObserver(schedule).observe(document.body);

@@ -13,12 +13,14 @@ and shown or hidden, so a click never adds a Bokeh model to the page.
 
 import panel as pn
 import param
+from bokeh.models import Tooltip
 
 from core.display import dec, frac
 
 from .. import theme, urlstate
 from ..embed import page
 from ..embed.builder import EmbedBuilder
+from ..embed.guide import Guide
 from ..embed import words as embed_words
 from ..parts import field, html
 from . import words
@@ -104,7 +106,9 @@ class Actions(pn.viewable.Viewer):
         self.buttons = {}
         for action, label in words.LABELS.items():
             button = pn.widgets.Button(
-                label=label, description=words.TOOLTIPS[action], stylesheets=[theme.BUTTON],
+                # Below the button: a tooltip on the right would cover the next button after a click.
+                label=label, description=Tooltip(content=words.TOOLTIPS[action], position="bottom"),
+                stylesheets=[theme.BUTTON],
                 css_classes=[page.action_class(action)],
                 # A wider gap after Commit and Run to end groups the phases, the shortcuts, and Reset.
                 margin=(4, 20, 4, 4) if action in ("commit", "run_to_end") else (4, 4),
@@ -115,7 +119,7 @@ class Actions(pn.viewable.Viewer):
             button.on_click(lambda event, a=action: m.act(a))
             self.buttons[action] = button
         self.buttons["reset"].visible = pn.bind(shown("reset"), m.param.hidden)
-        self.keys = html(f'<p class="muted small">{theme.esc(embed_words.shortcuts_line(words.LABELS))}</p>',
+        self.keys = html(f'<p class="muted small shortcuts">{theme.esc(embed_words.shortcuts_line(words.LABELS))}</p>',
                          margin=(0, 4))
         self._layout = pn.Column(
             pn.FlexBox(*self.buttons.values(), flex_wrap="wrap", align_items="center",
@@ -431,6 +435,7 @@ class StepView(pn.viewable.Viewer):
         super().__init__(**params)
         m = self.model
         self.scenario = Scenario(model=m)
+        self.guide = Guide(model=m)
         self.caption = Caption(model=m)
         self.actions = Actions(model=m)
         self.strip = TokenStrip(model=m)
@@ -438,8 +443,14 @@ class StepView(pn.viewable.Viewer):
         self.counters = Counters(model=m)
         self.history = History(model=m)
         self.embed = EmbedBuilder(model=m)
+        self.jump = pn.widgets.Button(label=embed_words.JUMP_LABEL, description=None, margin=(0, 4, 4, 4),
+                                      stylesheets=[theme.BUTTON, theme.PHONE_ONLY])
+        # On a phone the caption and the buttons stay on screen (app/styles/action_bar.css).
+        self.bar = pn.Column(self.caption, self.actions, self.jump, sizing_mode="stretch_width", margin=0,
+                             stylesheets=[theme.ACTION_BAR])
+        self.jump.js_on_click(args={"target": self.inspector._layout, "bar": self.bar}, code=page.JUMP_JS)
         self._layout = pn.Column(
-            self.scenario, self.caption, self.actions, self.strip, self.inspector,
+            self.scenario, self.guide, self.bar, self.strip, self.inspector,
             pn.FlexBox(self.counters, self.history, gap="0 16px", flex_wrap="wrap", align_items="flex-start",
                        sizing_mode="stretch_width", margin=0),
             self.embed,

@@ -35,7 +35,7 @@ def test_default_page_shows_title_intro_controls_and_explains_before_any_click(a
     expect(page.get_by_text("Speculative decoding, one block at a time").first).to_be_visible()
     for name in ACTIONS:
         expect(button(page, name)).to_be_visible()
-    for name in ("Aligned", "Biased", "−", "+", "Copy embed code"):
+    for name in ("Aligned", "Biased", "Previous seed", "Next seed", "Copy embed code"):
         expect(button(page, name)).to_be_visible()
     expect(button(page, "Draft")).to_be_enabled()
     for name in ("Verify", "Commit", "Reset"):
@@ -90,7 +90,7 @@ def test_the_url_scenario_loads_and_control_changes_update_the_url(app_page):
     page = app_page.open("?draft=biased&width=3&seed=1")
     expect(button(page, "Biased")).to_have_class(re.compile("bk-active"))
     has_text(page, "seed 1")
-    click(page, "+")
+    click(page, "Next seed")
     expect(page).to_have_url(re.compile(r"seed=2"))
     click(page, "Aligned")
     expect(page).to_have_url(re.compile(r"draft=aligned"))
@@ -106,7 +106,7 @@ def test_control_changes_replace_the_history_entry_so_back_leaves_the_widget(app
     page = app_page.open("?draft=biased&width=3&seed=1")
     entries = page.evaluate("history.length")
     for _ in range(3):
-        click(page, "+")
+        click(page, "Next seed")
     expect(page).to_have_url(re.compile(r"seed=4"))
     click(page, "Aligned")
     expect(page).to_have_url(re.compile(r"draft=aligned&width=3&seed=4"))
@@ -120,7 +120,7 @@ def test_a_link_with_a_4301_digit_tracker_value_still_opens_its_scenario(app_pag
     page = app_page.open("?draft=biased&width=3&seed=1&utm_id=" + "7" * 4301)
     expect(button(page, "Biased")).to_have_class(re.compile("bk-active"))
     has_text(page, "the biased draft, width 3, seed 1")
-    click(page, "+")
+    click(page, "Next seed")
     expect(page).to_have_url(re.compile(r"seed=2&utm_id=7{4301}$"))
     assert_clean(page)
 
@@ -129,7 +129,7 @@ def test_changing_the_seed_resets_the_trace(app_page):
     page = app_page.open()
     click(page, "Run block")
     expect(page.get_by_text("4 of 8 tokens committed")).to_be_visible()
-    click(page, "+")
+    click(page, "Next seed")
     expect(page.get_by_text("changed the seed to 1, so the trace started over").first).to_be_visible()
     expect(page.get_by_text("0 of 8 tokens committed")).to_be_visible()
     expect(button(page, "Draft")).to_be_enabled()
@@ -183,7 +183,7 @@ def test_a_link_can_hide_controls_with_name_hide(app_page):
     page = app_page.open("?draft=biased&seed=1&draft_hide=1&embed_hide=1")
     expect(button(page, "Biased")).to_be_hidden()
     expect(button(page, "Copy embed code")).to_be_hidden()
-    expect(button(page, "+")).to_be_visible()
+    expect(button(page, "Next seed")).to_be_visible()
     has_text(page, "the biased draft, width 3, seed 1")
     assert_clean(page)
 
