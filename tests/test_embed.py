@@ -139,7 +139,7 @@ def test_flags_in_a_frame_hide_lock_and_pick_the_tabs(browser, app_url):
         frame.get_by_role("tab", name="Step through a block").click()
         frame.get_by_role("button", name="Draft", exact=True).wait_for(timeout=30_000)
         # Locked: the controls are shown but fixed; the hidden seed is gone; title and embed form hidden in a frame.
-        assert frame.get_by_role("button", name="Biased").is_disabled()
+        assert frame.get_by_role("button", name="Biased", exact=True).is_disabled()
         assert frame.get_by_role("textbox", name="Seed").count() == 0
         assert not frame.get_by_role("heading", name="Embed this scenario").is_visible()
         assert not frame.locator("h1").is_visible()

@@ -54,7 +54,7 @@ def all_accepted():
     seed, block = first_seed("aligned", width, lambda b: b.bonus is not None and set(statuses(b)) == {"accepted"})
     n = len(block.committed)
     return Preset(
-        "aligned-bonus", "Aligned draft: everything kept, plus a bonus", query("aligned", width, seed),
+        "aligned-bonus", "1 · Same table as the target", query("aligned", width, seed),
         f"The draft model uses the target's own table and has guessed {words.count(width, 'token')}. Before you click Verify: "
         f"how many of them will the target keep, and how many tokens will this one target pass give?",
         f"All {words.number(width)} are kept (q = p, so p(x)/q(x) = 1 every time), and the same pass draws a bonus token "
@@ -66,7 +66,7 @@ def empty_prefix_residual():
     seed, block = first_seed("biased", width, lambda b: statuses(b)[0] == "rejected")
     first = block.proposals[0]
     return Preset(
-        "biased-residual", "Biased draft: a correction from the residual", query("biased", width, seed),
+        "biased-residual", f"2 · A draft too fond of {first.token}", query("biased", width, seed),
         f"The biased draft proposed {first.token} first, with q({first.token}) = {dec(first.q_x)} against the "
         f"target's p({first.token}) = {dec(first.p_x)}. Before you click Verify: how likely is {first.token} to be "
         f"kept, and if it is rejected, which tokens can the correction be?",
@@ -81,7 +81,7 @@ def discard():
     rejected = next(p for p in block.proposals if p.status == "rejected")
     later = [p for p in block.proposals if p.index > rejected.index]
     return Preset(
-        "biased-discard", "Biased draft: a rejection discards what follows", query("biased", width, seed),
+        "biased-discard", "3 · What follows a miss", query("biased", width, seed),
         f"Before you click Verify: suppose the target rejects the {words.ordinal(rejected.index)} proposal. What "
         f"happens to the {words.count(len(later), 'proposal')} after it, and how many test draws do they use?",
         f"They are discarded untested: they were drafted after a token the output will not contain, so they use no "
