@@ -117,6 +117,8 @@ if (!page.installed) {
     });
     panels.forEach((panel, i) => {
       set(panel, "role", "tabpanel");
+      // A hidden panel holds no focus stop (Panel only makes it invisible and aria-hidden).
+      set(panel, "inert", panel.getAttribute("aria-hidden") === "true" ? "" : null);
       set(panel, "id", `sp-panel-${id}-${i}`);
       if (tabs[i]) set(panel, "aria-labelledby", `sp-tab-${id}-${i}`);
     });
@@ -176,6 +178,8 @@ if (!page.installed) {
     // Charts are pictures with a name (a Bokeh model's html_attributes), or, without one, hidden
     // from screen readers (their numbers are in the tables beside them); never Tab stops.
     if (el.shadowRoot && (cls.includes("bk-Figure") || cls.includes("bk-Plot"))) {
+      // Drawn on a canvas in the light palette: the dark theme shows it inverted, hues kept.
+      if (el.style.filter !== "var(--sp-chart-filter, none)") el.style.filter = "var(--sp-chart-filter, none)";
       if (el.hasAttribute("aria-label")) set(el, "role", "img");
       else set(el, "aria-hidden", "true");
       walk(el.shadowRoot, (inner) => { if (inner.hasAttribute("tabindex")) set(inner, "tabindex", "-1"); });
