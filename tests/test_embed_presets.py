@@ -4,13 +4,16 @@ Each preset's link must open the moment it promises, and its question and answer
 name the numbers of that very trace (core records, not copied numbers). No browser.
 """
 
+import re
 from fractions import Fraction
 
 import pytest
 
 import core
 from app import urlstate
+from app.embed import words as embed_words
 from app.embed.guide import Guide, rows_html
+from app.i18n import use
 from app.step import presets
 from app.step.model import StepModel
 from core.display import dec
@@ -94,3 +97,38 @@ def test_opening_a_preset_loads_its_moment_and_keeps_the_hidden_parts():
     assert (model.draft, model.width, model.seed) == (values["draft"], values["width"], values["seed"])
     assert model.session.next_action == "verify" and "seed" in model.hidden
     assert preset.question in guide.question.object.replace("&#x27;", "'")
+
+
+def latin_words(text):
+    """Latin words of ``text`` beyond the formula names, token letters and 'token' itself."""
+    return set(re.findall(r"[A-Za-z][A-Za-z]+", text)) - {"token", "min", "max", "norm"}
+
+
+def test_in_chinese_the_presets_and_the_rows_table_are_chinese_with_the_same_numbers():
+    with use("en"):
+        english = presets.presets()
+    with use("zh"):
+        chinese = presets.presets()
+        table = rows_html(presets.rows(), core.DRAFTS)
+        lead = embed_words.guide_lead(chinese[0].title)
+    assert [p.query for p in chinese] == [p.query for p in english]
+    for en, zh in zip(english, chinese):
+        for text in (zh.title, zh.question, zh.answer):
+            assert latin_words(text) == set(), text
+        for en_text, zh_text in ((en.question, zh.question), (en.answer, zh.answer)):  # the same probabilities
+            assert re.findall(r"\d+\.\d+|\d+/\d+", zh_text) == re.findall(r"\d+\.\d+|\d+/\d+", en_text)
+    assert "有偏的草稿 q" in table and "目标 p" in table and latin_words(re.sub(r"<[^>]+>", " ", table)) == set()
+    assert lead.endswith("：")
+
+
+def test_in_chinese_the_embed_builder_names_every_part_and_theme_in_chinese():
+    with use("zh"):
+        names = list(embed_words.PARTS.values()) + list(embed_words.THEMES) + [
+            embed_words.BUILDER_TITLE, embed_words.BUILDER_HELP, embed_words.PARTS_LABEL, embed_words.LOCK_LABEL,
+            embed_words.NO_TABS, embed_words.GUIDE_HELP, embed_words.ROWS_NOTE, embed_words.JUMP_LABEL]
+        themes = set(embed_words.THEMES.values())
+    assert themes == {"auto", "light", "dark"}
+    for name in names:
+        assert latin_words(re.sub(r"\b[ABC]\b", "", name)) == set(), name
+    with use("en"):
+        assert embed_words.PARTS["guide"] == "What to try" and embed_words.THEMES["Light"] == "light"

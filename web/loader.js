@@ -106,6 +106,13 @@
             "(or no sandbox attribute). Readers: open the page on its own.",
         },
       },
+      // An embed below the fold waits for the reader (see whenSeen).
+      poster: {
+        text: "This widget starts when you scroll to it.",
+        note: "Starting it downloads Python and the widget's packages into your browser: tens of megabytes " +
+          "the first time, nothing on a later visit (they are cached). The preview below shows its first state.",
+        start: "Start now",
+      },
     },
     zh: {
       steps: [
@@ -173,6 +180,12 @@
           todo: "嵌入本页面的人：请给 iframe 加上 sandbox=\"allow-scripts allow-same-origin\"" +
             "（或不加 sandbox 属性）。读者：请单独打开本页面。",
         },
+      },
+      poster: {
+        text: "滚动到这里时，这个小部件才会启动。",
+        note: "启动时会把 Python 和小部件需要的软件包下载到你的浏览器：第一次有几十 MB，以后再访问就不用下载（已缓存）。" +
+          "下面的预览是它的初始状态。",
+        start: "立即启动",
       },
     },
   };
@@ -566,12 +579,7 @@
 
   // An embed below the fold (several on one course page) starts Python only when it is
   // scrolled into view or its "Start now" button is clicked: each embed boots its own Python.
-  const POSTER = {
-    text: "This widget starts when you scroll to it.",
-    note: "Starting it downloads Python and the widget's packages into your browser: tens of megabytes " +
-      "the first time, nothing on a later visit (they are cached). The preview below shows its first state.",
-    start: "Start now",
-  };
+  const POSTER = W.poster;
 
   function whenSeen(go) {
     let started = false;

@@ -20,7 +20,7 @@ from . import words
 def question_html(preset):
     if preset is None:
         return f'<p class="muted small">{theme.esc(words.GUIDE_PICK)}</p>'
-    return (f'<p class="question"><b>{theme.esc(preset.title)}.</b> {theme.esc(preset.question)}</p>'
+    return (f'<p class="question"><b>{theme.esc(words.guide_lead(preset.title))}</b> {theme.esc(preset.question)}</p>'
             f'<details><summary>{theme.esc(words.GUIDE_CHECK)}</summary><p>{theme.esc(preset.answer)}</p></details>')
 
 

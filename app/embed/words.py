@@ -6,7 +6,7 @@ spells a word. ``NAMES`` and ``TABS_LABEL`` are read through ``__getattr__``
 so they follow the page's language.
 """
 
-from ..i18n import t
+from ..i18n import has, t
 
 # CSS class on a widget -> the catalogue key of the accessible name of the control inside it.
 NAME_KEYS = {
@@ -33,75 +33,59 @@ def shortcuts_line(labels):
     return t("embed.shortcuts", keys=keys)
 
 
+# Every part a link may hide (app/urlstate.HIDEABLE), in the form's order; its name is ``embed.part.<part>``.
+PARTS_ORDER = ("draft", "width", "seed", "lookahead", "schedule", "reset", "counters", "history", "intro", "embed",
+               "guide")
+THEME_VALUES = ("auto", "light", "dark")
+
+
+def rows_draft(draft):
+    """A table column's heading for a draft's row ("biased draft q")."""
+    key = f"step.draft_name.{draft}"
+    return t("embed.rows.draft", draft=t(key) if has(key) else draft)
+
+
 _CONSTANTS = {
     "NAMES": lambda: {css: t(key) for css, key in NAME_KEYS.items()},
     "TABS_LABEL": lambda: t("embed.tabs_label"),
+    # the embed builder
+    "BUILDER_TITLE": lambda: t("embed.builder.title"),
+    "BUILDER_HELP": lambda: t("embed.builder.help"),
+    "COPY_LABEL": lambda: t("embed.builder.copy"),
+    "COPY_SAID": lambda: {"copied": t("embed.builder.copied"), "selected": t("embed.builder.selected")},
+    "AREA_LABEL": lambda: t("embed.builder.area"),
+    "COPY_TIP": lambda: t("embed.builder.copy_tip"),
+    "PARTS": lambda: {part: t(f"embed.part.{part}") for part in PARTS_ORDER},
+    "PARTS_LABEL": lambda: t("embed.builder.parts"),
+    "LOCK_LABEL": lambda: t("embed.builder.lock"),
+    "START_LABEL": lambda: t("embed.builder.start"),
+    "TABS_SHOWN_LABEL": lambda: t("embed.builder.tabs_shown"),
+    "THEME_LABEL": lambda: t("embed.builder.theme"),
+    "THEMES": lambda: {t(f"embed.theme.{value}"): value for value in THEME_VALUES},
+    "CAPTION_LABEL": lambda: t("embed.builder.caption"),
+    "FRAME_TITLE_LABEL": lambda: t("embed.builder.frame_title"),
+    "NO_TABS": lambda: t("embed.builder.no_tabs"),
+    "JUMP_LABEL": lambda: t("embed.jump"),
+    # the guided start
+    "GUIDE_TITLE": lambda: t("embed.guide.title"),
+    "GUIDE_HELP": lambda: t("embed.guide.help"),
+    "GUIDE_PICK": lambda: t("embed.guide.pick"),
+    "GUIDE_CHECK": lambda: t("embed.guide.check"),
+    "ROWS_SUMMARY": lambda: t("embed.rows.summary"),
+    "ROWS_NOTE": lambda: t("embed.rows.note"),
+    "ROWS_AFTER": lambda: t("embed.rows.after"),
+    "ROWS_START": lambda: t("embed.rows.start"),
+    "ROWS_TARGET": lambda: t("embed.rows.target"),
 }
 
 
 def __getattr__(name):
-    """The module's names, in the page's language (``words.NAMES``, ``words.TABS_LABEL``)."""
+    """The module's names, in the page's language (``words.NAMES``, ``words.BUILDER_TITLE``, ...)."""
     if name in _CONSTANTS:
         return _CONSTANTS[name]()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-# ---- the embed builder ---------------------------------------------------------------------
-
-BUILDER_TITLE = "Embed this scenario"
-BUILDER_HELP = ("Paste the code into course notes: it opens this draft, width, seed and step, and its few lines of "
-                "script make the frame exactly as tall as the widget. Inside a frame the title, the introduction "
-                "and this form are hidden unless you untick them below. Give each embed on a page its own title.")
-COPY_LABEL = "Copy embed code"
-COPY_SAID = {
-    "copied": "Copied",
-    "selected": "Selected: press Ctrl+C (⌘C on a Mac) to copy",
-}
-AREA_LABEL = "Embed code for this scenario"
-COPY_TIP = "Copy the code that opens this exact scenario in an iframe"
-
-# Every part a link may hide (app/urlstate.HIDEABLE), as the form names it.
-PARTS = {
-    "draft": "Draft model",
-    "width": "Width",
-    "seed": "Seed",
-    "lookahead": "Dynamic lookahead",
-    "schedule": "Width schedule",
-    "reset": "Reset button",
-    "counters": "Work counters",
-    "history": "Block history",
-    "intro": "Title and introduction",
-    "embed": "This embed form",
-    "guide": "What to try",
-}
-PARTS_LABEL = "Parts to hide"
-LOCK_LABEL = "Lock the scenario: controls shown but fixed"
-START_LABEL = "Starting tab"
-TABS_SHOWN_LABEL = "Tabs to show"
-THEME_LABEL = "Colours"
-THEMES = {"Follow the reader's setting": "auto", "Light": "light", "Dark": "dark"}
-CAPTION_LABEL = "Caption under the frame (optional)"
-FRAME_TITLE_LABEL = "Frame title, read by screen readers"
-NO_TABS = "At least one tab must be shown, so the code keeps every tab."
-LOCKED_NOTE = "This scenario is fixed by the page that embeds it."
-
-JUMP_LABEL = "Inspector ↓"
-JUMP_TIP = "Scroll down to the inspector, which shows every number of the position you picked"
-
-# ---- the guided start --------------------------------------------------------------------------
-
-GUIDE_TITLE = "What to try"
-GUIDE_HELP = "Each button opens a moment of a trace. Predict the answer to its question, then click Verify."
-GUIDE_PICK = "Pick a moment above: its question appears here."
-GUIDE_CHECK = "Check your prediction"
-ROWS_SUMMARY = "All authored rows of the toy tables"
-ROWS_NOTE = ("Each row is the next-token distribution after the last token (the tables look at nothing else). The "
-             "biased rows after A, B and C are authored for this widget, not measured from a model.")
-ROWS_AFTER = "after"
-ROWS_START = "(start)"
-ROWS_TARGET = "target p"
-
-
-def rows_draft(draft):
-    """A table column's heading for a draft's row."""
-    return f"{draft} draft q"
+def guide_lead(title):
+    """A preset's title leading its question ("1 · Same table as the target.")."""
+    return t("embed.guide.lead", title=title)

@@ -3,8 +3,8 @@
 Each preset is a link (draft, width, seed and ``steps``, the clicks of Next step
 that lead to the moment) found by asking ``core`` for the first seed that shows
 the moment, never a number copied by hand; its question and its answer are
-sentences built from that trace's records, so they name the numbers the reader
-is about to see. ``rows`` gives every authored row of the toy tables (through
+sentences built from that trace's records (catalogue keys ``step.preset.*``, in
+the page's language), so they name the numbers the reader is about to see. ``rows`` gives every authored row of the toy tables (through
 ``core.position``) for the table shown on demand.
 """
 
@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import core
 from core.display import dec, exact_or_dec
 
+from ..i18n import t
 from . import words
 
 SEEDS = range(200)  # where to look for a moment; every preset below is found well inside it
@@ -54,11 +55,9 @@ def all_accepted():
     seed, block = first_seed("aligned", width, lambda b: b.bonus is not None and set(statuses(b)) == {"accepted"})
     n = len(block.committed)
     return Preset(
-        "aligned-bonus", "1 · Same table as the target", query("aligned", width, seed),
-        f"The draft model uses the target's own table and has guessed {words.count(width, 'token')}. Before you click Verify: "
-        f"how many of them will the target keep, and how many tokens will this one target pass give?",
-        f"All {words.number(width)} are kept (q = p, so p(x)/q(x) = 1 every time), and the same pass draws a bonus token "
-        f"from p: {words.count(n, 'token')} for one target pass.")
+        "aligned-bonus", t("step.preset.aligned.title"), query("aligned", width, seed),
+        t("step.preset.aligned.question", tokens=words.count(width, "token")),
+        t("step.preset.aligned.answer", n=words.number(width), tokens=words.count(n, "token")))
 
 
 def empty_prefix_residual():
@@ -66,13 +65,10 @@ def empty_prefix_residual():
     seed, block = first_seed("biased", width, lambda b: statuses(b)[0] == "rejected")
     first = block.proposals[0]
     return Preset(
-        "biased-residual", f"2 · A draft too fond of {first.token}", query("biased", width, seed),
-        f"The biased draft proposed {first.token} first, with q({first.token}) = {dec(first.q_x)} against the "
-        f"target's p({first.token}) = {dec(first.p_x)}. Before you click Verify: how likely is {first.token} to be "
-        f"kept, and if it is rejected, which tokens can the correction be?",
-        f"It is kept with probability min(1, p/q) = {exact_or_dec(first.accept_probability, 3)}. Here it is rejected, and the "
-        f"correction is drawn from the residual norm(max(p − q, 0)) = [{numbers(block.correction.residual)}]: "
-        f"never {first.token}, whose share the draft already over-proposed.")
+        "biased-residual", t("step.preset.residual.title", token=first.token), query("biased", width, seed),
+        t("step.preset.residual.question", token=first.token, q=dec(first.q_x), p=dec(first.p_x)),
+        t("step.preset.residual.answer", chance=exact_or_dec(first.accept_probability, 3),
+          residual=numbers(block.correction.residual), token=first.token))
 
 
 def discard():
@@ -81,11 +77,10 @@ def discard():
     rejected = next(p for p in block.proposals if p.status == "rejected")
     later = [p for p in block.proposals if p.index > rejected.index]
     return Preset(
-        "biased-discard", "3 · What follows a miss", query("biased", width, seed),
-        f"Before you click Verify: suppose the target rejects the {words.ordinal(rejected.index)} proposal. What "
-        f"happens to the {words.count(len(later), 'proposal')} after it, and how many test draws do they use?",
-        f"They are discarded untested: they were drafted after a token the output will not contain, so they use no "
-        f"test draw. The block commits {words.count(len(block.committed), 'token')}: the accepted ones and the correction.")
+        "biased-discard", t("step.preset.discard.title"), query("biased", width, seed),
+        t("step.preset.discard.question", ordinal=words.ordinal(rejected.index),
+          proposals=words.count(len(later), "proposal")),
+        t("step.preset.discard.answer", tokens=words.count(len(block.committed), "token")))
 
 
 def presets():
