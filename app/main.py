@@ -35,7 +35,7 @@ except ImportError:
 import panel as pn
 
 from app import i18n, theme, urlstate
-from app.embed import page
+from app.embed import links, page
 from app.i18n import t
 from app.parts import html
 from app.step.model import StepModel
@@ -168,27 +168,45 @@ def choose_language(location):
     return i18n.set_language(i18n.browser_language() or i18n.DEFAULT)
 
 
+def lock_scenario(step):
+    """Show the scenario's controls but fix them (``lock=1``): the embedding page chose the scenario."""
+    scenario = step.scenario
+    for widget in (scenario.draft, scenario.width, scenario.seed, scenario.seed_down, scenario.seed_up,
+                   scenario.lookahead_on, scenario.threshold):
+        widget.disabled = True
+
+
 def build_page():
     location = pn.state.location
     choose_language(location)
     model = StepModel()
     writer = link_url(model, location)
-    (first_title, first), *rest = TABS
-    step = first(model)
+    names = [links.slug(make) for _, make in TABS]
+    link = links.read(location.search if location is not None else "", names)
+    chosen = [(name, title, make) for name, (title, make) in zip(names, TABS) if name in link.shown]
+    first_name = names[0]
+    step = TABS[0][1](model)  # the step tab's model drives every tab, shown or not
+    step.embed.tab_choices = [(name, words(title)) for name, (title, _) in zip(names, TABS)]
     if location is not None:
         step.embed.base = pn.bind(page_address, location.param.href)
-    lazy = [LazyTab(words(title), make) for title, make in rest]
-    tabs = pn.Tabs((words(first_title), step), *((words(title), tab.layout) for (title, _), tab in zip(rest, lazy)),
+    if link.locked:
+        lock_scenario(step)
+    lazy = {name: LazyTab(words(title), make) for name, title, make in chosen if name != first_name}
+    tabs = pn.Tabs(*((words(title), step if name == first_name else lazy[name].layout) for name, title, _ in chosen),
                    sizing_mode="stretch_width", margin=(8, 0, 0, 0), stylesheets=[theme.TABS])
+    order = [name for name, _, _ in chosen]
 
     def open_tab(event):
-        if event.new >= 1:
-            lazy[event.new - 1].open(model)
+        name = order[event.new]
+        if name in lazy:
+            lazy[name].open(model)
 
     tabs.param.watch(open_tab, "active")
+    tabs.active = order.index(link.start)
     page.install(pn.state.curdoc)
     header = html(f'<h1>{theme.esc(t("page.title"))}</h1><p class="intro">{theme.esc(t("page.intro"))}</p>',
-                  margin=(4, 0, 0, 0), visible=pn.bind(lambda hidden: "intro" not in hidden, model.param.hidden))
+                  margin=(4, 0, 0, 0), visible=pn.bind(lambda hidden: "intro" not in hidden, model.param.hidden),
+                  css_classes=[page.FRAME_HIDDEN["intro"]])
     return pn.Column(language_switch(model), header, tabs, writer, sizing_mode="stretch_width", margin=0,
                      stylesheets=[theme.PAGE_COLUMN])
 

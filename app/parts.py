@@ -59,7 +59,6 @@ def style_figure(fig):
     with its axes and grids added.
     """
     fig.toolbar_location = None
-    fig.stylesheets = [*fig.stylesheets, theme.CHART]
     fig.background_fill_color = "#ffffff"
     fig.border_fill_color = "#ffffff"
     fig.outline_line_color = None

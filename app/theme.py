@@ -78,7 +78,10 @@ PAGE_COLUMN = stylesheet("page_column")
 MONO_INPUT = stylesheet("mono_input")
 SEED_INPUT = stylesheet("seed_input")
 WIDGET_VARS = stylesheet("widget_vars")  # added to every shadow root by app/embed/page.js
-CHART = stylesheet("chart")  # on every Bokeh chart (parts.style_figure)
+CHECK_GROUP = stylesheet("check_group")
+GUIDE = stylesheet("guide")
+ACTION_BAR = stylesheet("action_bar")
+PHONE_ONLY = stylesheet("phone_only")  # on every Bokeh chart (parts.style_figure)
 
 
 def esc(text):

@@ -130,7 +130,8 @@ BY_NAME = {prop.name: prop for prop in PROPS}
 LANG = Prop("lang", "language", "", choices=i18n.LANGUAGES)
 
 # Parts of the page a link may hide with NAME_hide=1 (or true/yes).
-HIDEABLE = ("draft", "width", "seed", "lookahead", "schedule", "reset", "intro", "counters", "history", "embed")
+HIDEABLE = ("draft", "width", "seed", "lookahead", "schedule", "reset", "intro", "counters", "history", "embed",
+            "guide")
 HIDE_SUFFIX = "_hide"
 _TRUE = {"1", "true", "yes", "on"}
 
@@ -237,15 +238,10 @@ def write(values, hidden=(), search=""):
     return "?" + urlencode(pairs + others)
 
 
-EMBED_HEIGHT = 1900  # px: the step view at desktop width; a taller page scrolls inside the frame
-
-
 def snippet(base, query):
-    """The iframe HTML for ``base`` (page address, no query) and ``query`` ("?draft=...")."""
-    # Quotes and angle brackets are escaped; "&" stays readable (valid in HTML5 attributes).
-    src = (base + query).replace('"', "%22").replace("<", "%3C").replace(">", "%3E")
-    return (f'<iframe src="{src}" title="{t("embed.iframe_title")}" width="100%" height="{EMBED_HEIGHT}" '
-            f'style="border:0;max-width:1200px" loading="lazy"></iframe>')
+    """The embed code for ``base`` (page address, no query) and ``query`` ("?draft=..."): app/embed/snippet.py."""
+    from app.embed.snippet import snippet as embed_snippet
+    return embed_snippet(base + query, t("embed.iframe_title"))
 
 
 def tolerate_long_query_values():

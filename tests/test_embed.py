@@ -4,10 +4,13 @@ The app runs under ``panel serve``; the host page (course notes with the iframe 
 ``host.js``) is served from another port, so the frame is cross-origin as on a course site.
 """
 
+import re
+
 import pytest
 from embed_support import WIDTHS, chromium, host_page, host_site, new_page, served_app, shoot
 
 from app.embed import snippet
+from app.embed import words as embed_words
 
 pytestmark = pytest.mark.browser
 
@@ -92,4 +95,80 @@ def test_without_the_host_script_the_frame_keeps_its_own_height(browser, app_url
         height = page.evaluate("() => document.querySelector('iframe').getBoundingClientRect().height")
         # The fallback height for a 1200 px window: max(2200px, 5200px - 250vw) = 2200 px.
         assert height == 2200
+        page.context.close()
+
+
+# ---- the embed builder and the flags it writes ------------------------------------------------------
+
+def frame_text(frame_locator):
+    return frame_locator.locator("body").inner_text()
+
+
+def test_the_builder_writes_every_choice_into_the_code():
+    from app.embed.builder import query
+    from app.urlstate import HIDEABLE
+
+    names = ["step", "exact", "payoff"]
+    scenario = {"draft": "biased", "width": 3, "seed": 1, "lookahead": "off", "steps": 0}
+    plain = query(scenario, ["intro", "embed"], False, "step", names, "auto", names)
+    assert plain == "?draft=biased&width=3&seed=1"  # an embed's defaults cost nothing in the link
+    full = query(scenario, ["seed", "reset"], True, "exact", ["step", "exact"], "dark", names)
+    assert full == ("?draft=biased&width=3&seed=1&seed_hide=1&reset_hide=1&intro_hide=0&embed_hide=0"
+                    "&tabs=step%2Cexact&tab=exact&lock=1&theme=dark")
+    # Every hideable part has a box in the form.
+    assert set(embed_words.PARTS) == set(HIDEABLE)
+
+
+def test_the_code_holds_the_title_caption_and_host_script_escaped():
+    code = snippet.snippet('http://127.0.0.1/x?a=1&b="2"', title='Lecture 7 <a> "frame"', caption="Figure 3: try seed 1")
+    assert code.startswith("<figure>\n<iframe ") and "<figcaption>Figure 3: try seed 1</figcaption>" in code
+    assert 'title="Lecture 7 &lt;a&gt; &quot;frame&quot;"' in code and "%222%22" in code
+    assert code.rstrip().endswith("</script>") and "specstep:height" in code
+    assert "//" not in code.split("<script>")[1]  # comments left out of the pasted script
+
+
+def test_flags_in_a_frame_hide_lock_and_pick_the_tabs(browser, app_url):
+    query = "?draft=biased&width=3&seed=1&seed_hide=1&lock=1&tabs=step,exact&tab=exact"
+    frame_tag = snippet.iframe(app_url + query, title="Lecture 7 widget")
+    with host_site({"notes.html": host_page([frame_tag])}) as host:
+        page = new_page(browser, width=1200)
+        page.goto(host + "notes.html")
+        frame = page.frame_locator("iframe")
+        frame.get_by_role("tab", name="Why it is exact", selected=True).wait_for(timeout=60_000)
+        assert frame.get_by_role("tab").count() == 2  # "When it pays off" left out
+        frame.get_by_role("tab", name="Step through a block").click()
+        frame.get_by_role("button", name="Draft", exact=True).wait_for(timeout=30_000)
+        # Locked: the controls are shown but fixed; the hidden seed is gone; title and embed form hidden in a frame.
+        assert frame.get_by_role("button", name="Biased", exact=True).is_disabled()
+        assert frame.get_by_role("textbox", name="Seed").count() == 0
+        assert not frame.get_by_role("heading", name="Embed this scenario").is_visible()
+        assert not frame.locator("h1").is_visible()
+        history = page.evaluate("() => history.length")
+        frame.get_by_role("button", name="Run to end", exact=True).click()
+        frame.get_by_role("button", name="Reset", exact=True).click()
+        page.wait_for_timeout(800)
+        assert page.evaluate("() => history.length") == history  # the host's Back button still leaves the notes
+        assert not page.errors, page.errors
+        page.context.close()
+
+
+def test_copy_inside_a_cross_origin_frame_copies_or_selects_and_says_so(browser, app_url):
+    frame_tag = snippet.iframe(app_url + "?draft=biased&width=3&seed=1&embed_hide=0", title="Lecture 7 widget")
+    with host_site({"notes.html": host_page([frame_tag])}) as host:
+        page = new_page(browser, width=1200)
+        page.goto(host + "notes.html")
+        frame = page.frame_locator("iframe")
+        copy = frame.get_by_role("button", name=embed_words.COPY_LABEL)
+        copy.wait_for(timeout=60_000)
+        assert frame.locator("h1").count() == 1 and not frame.locator("h1").is_visible()  # intro still hidden
+        code = frame.get_by_role("textbox", name=embed_words.AREA_LABEL).input_value()
+        assert code.startswith("<iframe ") and "<script>" in code
+        copy.click()
+        said = frame.get_by_role("button", name=re.compile("^(" + "|".join(
+            re.escape(s) for s in embed_words.COPY_SAID.values()) + ")"))
+        said.wait_for(timeout=10_000)
+        selected = frame_of(page).evaluate("""() => { let el = document.activeElement;
+            while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+            return el ? el.value.slice(el.selectionStart, el.selectionEnd) : null; }""")
+        assert selected == code  # copied or not, the whole code is selected for the reader
         page.context.close()

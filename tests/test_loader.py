@@ -81,6 +81,11 @@ def make_site(folder: Path, prerendered: dict | None = PRERENDERED) -> Path:
     (folder / "frame.html").write_text(
         '<!doctype html><html><body><iframe id="f" sandbox="allow-scripts" src="index.html" '
         'width="800" height="600"></iframe></body></html>')
+    # Course notes with two embeds: one at the top, one far below the fold.
+    (folder / "notes.html").write_text(
+        '<!doctype html><html><body style="margin:0"><iframe id="top" src="index.html?plan=runtime:hang" '
+        'width="800" height="500"></iframe><div style="height:3000px">notes</div>'
+        '<iframe id="below" src="index.html?plan=runtime:hang" width="800" height="500"></iframe></body></html>')
     return folder
 
 
@@ -272,6 +277,37 @@ def test_a_sandbox_without_allow_same_origin_is_named_with_the_flags_that_work(c
         assert "sandbox does not allow it to start a web worker" in text, text
         assert 'sandbox="allow-scripts allow-same-origin"' in text
         assert "This browser cannot run Python" not in text
+
+
+FRAME_STATE = """(id) => { const w = document.getElementById(id).contentWindow;
+  const s = w.document.getElementById('specstep-status');
+  return [s ? s.dataset.stage : null, !!w.specstepWorker]; }"""
+
+
+@pytest.mark.browser
+def test_an_embed_below_the_fold_starts_only_when_scrolled_into_view(chrome, site):
+    with Visit(chrome) as visit:
+        visit.page.goto(site.url + "notes.html")
+        visit.page.wait_for_function(f"({FRAME_STATE})('top')[1] === true", timeout=10_000)
+        visit.page.wait_for_function(f"({FRAME_STATE})('below')[0] === 'poster'", timeout=10_000)
+        visit.page.wait_for_timeout(500)
+        assert visit.page.evaluate(FRAME_STATE, "below") == ["poster", False]  # no Python for it yet
+        poster = visit.page.frame_locator("#below").locator("#specstep-status")
+        assert "downloads Python" in poster.inner_text()
+        visit.page.locator("#below").scroll_into_view_if_needed()
+        visit.page.wait_for_function(f"({FRAME_STATE})('below')[1] === true", timeout=10_000)
+        assert visit.page.evaluate(FRAME_STATE, "below")[0] != "poster"
+        assert not visit.errors, visit.errors
+
+
+@pytest.mark.browser
+def test_the_posters_start_now_button_starts_it_without_scrolling(chrome, site):
+    with Visit(chrome, width=900) as visit:
+        visit.page.goto(site.url + "notes.html")
+        visit.page.wait_for_function(f"({FRAME_STATE})('below')[0] === 'poster'", timeout=10_000)
+        visit.page.frame_locator("#below").get_by_role("button", name="Start now").dispatch_event("click")
+        visit.page.wait_for_function(f"({FRAME_STATE})('below')[1] === true", timeout=10_000)
+        assert visit.page.evaluate("window.scrollY") == 0
 
 
 def visible_text(page) -> str:

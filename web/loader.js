@@ -106,6 +106,13 @@
             "(or no sandbox attribute). Readers: open the page on its own.",
         },
       },
+      // An embed below the fold waits for the reader (see whenSeen).
+      poster: {
+        text: "This widget starts when you scroll to it.",
+        note: "Starting it downloads Python and the widget's packages into your browser: tens of megabytes " +
+          "the first time, nothing on a later visit (they are cached). The preview below shows its first state.",
+        start: "Start now",
+      },
     },
     zh: {
       steps: [
@@ -173,6 +180,12 @@
           todo: "嵌入本页面的人：请给 iframe 加上 sandbox=\"allow-scripts allow-same-origin\"" +
             "（或不加 sandbox 属性）。读者：请单独打开本页面。",
         },
+      },
+      poster: {
+        text: "滚动到这里时，这个小部件才会启动。",
+        note: "启动时会把 Python 和小部件需要的软件包下载到你的浏览器：第一次有几十 MB，以后再访问就不用下载（已缓存）。" +
+          "下面的预览是它的初始状态。",
+        start: "立即启动",
       },
     },
   };
@@ -564,21 +577,54 @@
     return;
   }
 
-  let worker;
-  try {
-    worker = new Worker(CONFIG.worker);
-  } catch (error) {
-    // In an iframe sandboxed without allow-same-origin the page has an opaque origin,
-    // and a worker script from this site counts as another origin's.
-    const sandboxed = window.origin === "null" || (error && error.name === "SecurityError");
-    problem(sandboxed ? "sandbox" : "browser", String(error));
-    return;
+  // An embed below the fold (several on one course page) starts Python only when it is
+  // scrolled into view or its "Start now" button is clicked: each embed boots its own Python.
+  const POSTER = W.poster;
+
+  function whenSeen(go) {
+    let started = false;
+    const begin = () => {
+      if (started) return;
+      started = true;
+      observer.disconnect();
+      go();
+    };
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) {
+        begin();
+      } else if (status && !started && status.dataset.stage !== "poster") {
+        mark("poster");
+        status.dataset.stage = "poster";
+        const button = document.createElement("button");
+        button.type = "button";
+        button.textContent = POSTER.start;
+        button.addEventListener("click", begin);
+        status.replaceChildren(paragraph("specstep-status-text", POSTER.text),
+          paragraph("specstep-status-note", POSTER.note), button);
+      }
+    });
+    observer.observe(document.body);
   }
-  worker.busy = false;
-  worker.queue = [];
-  window.specstepWorker = worker;
-  worker.postMessage({ type: "init", location: JSON.stringify(window.location) });
-  enter("start");
+
+  let worker;
+  function startWorker() {
+    try {
+      worker = new Worker(CONFIG.worker);
+    } catch (error) {
+      // In an iframe sandboxed without allow-same-origin the page has an opaque origin,
+      // and a worker script from this site counts as another origin's.
+      const sandboxed = window.origin === "null" || (error && error.name === "SecurityError");
+      problem(sandboxed ? "sandbox" : "browser", String(error));
+      return;
+    }
+    worker.busy = false;
+    worker.queue = [];
+    window.specstepWorker = worker;
+    worker.postMessage({ type: "init", location: JSON.stringify(window.location) });
+    enter("start");
+    worker.onerror = onWorkerError;
+    worker.onmessage = onWorkerMessage;
+  }
 
   let patching = 0;
   function sendChange(jsdoc, event) {
@@ -593,13 +639,13 @@
     worker.postMessage({ type: "patch", patch });
   }
 
-  worker.onerror = (event) => {
+  function onWorkerError(event) {
     event.preventDefault();
     clearTimeout(timer);
     problem(step.number <= 2 ? "runtime" : "app", event.message || "the worker stopped");
-  };
+  }
 
-  worker.onmessage = async (event) => {
+  async function onWorkerMessage(event) {
     const msg = event.data;
     if (msg.type === "progress") {
       // After a time-limit message, a stage that arrives late replaces it: carry on as normal.
@@ -645,5 +691,8 @@
         patching -= 1;
       }
     }
-  };
+  }
+
+  if (window.parent !== window && "IntersectionObserver" in window) whenSeen(startWorker);
+  else startWorker();
 })();

@@ -5,7 +5,8 @@
 // args: `names` (CSS class -> accessible name), `keys` (key -> CSS class of
 // the button it presses), `tabs_label` (the tab list's name), `height_type`
 // (the message type of a height report), `widget_css` (Bokeh's widget colours as
-// the page's palette, added to every shadow root). It installs itself once per page and
+// the page's palette, added to every shadow root), `frame_hidden` (CSS class -> the
+// part's name, for parts hidden inside an iframe unless the link says NAME_hide=0). It installs itself once per page and
 // then follows every change of the DOM (shadow roots included), so a document
 // the Pyodide worker renders later is handled the same way.
 const page = window.specstepPage || (window.specstepPage = {});
@@ -14,6 +15,7 @@ page.keys = keys;
 page.tabsLabel = tabs_label;
 page.heightType = height_type;
 page.widgetCss = widget_css;
+page.frameHidden = frame_hidden;
 
 if (!page.installed) {
   page.installed = true;
@@ -115,6 +117,8 @@ if (!page.installed) {
     });
     panels.forEach((panel, i) => {
       set(panel, "role", "tabpanel");
+      // A hidden panel holds no focus stop (Panel only makes it invisible and aria-hidden).
+      set(panel, "inert", panel.getAttribute("aria-hidden") === "true" ? "" : null);
       set(panel, "id", `sp-panel-${id}-${i}`);
       if (tabs[i]) set(panel, "aria-labelledby", `sp-tab-${id}-${i}`);
     });
@@ -135,9 +139,21 @@ if (!page.installed) {
     }
   };
 
+  // Inside an iframe the title, introduction and embed form are hidden unless the link says
+  // NAME_hide=0 (an inline style: Bokeh shows and hides with stylesheets, never inline).
+  const embedded = window.parent !== window;
+  const query = new URLSearchParams(window.location.search);
+  const hideInFrame = (el) => {
+    for (const c of el.classList) {
+      const part = page.frameHidden[c];
+      if (part && query.get(part + "_hide") !== "0" && el.style.display !== "none") el.style.display = "none";
+    }
+  };
+
   const enhance = (el) => {
     const cls = el.className;
     if (typeof cls !== "string") return;
+    if (embedded) hideInFrame(el);
     if (el.shadowRoot && cls.includes("-Tabs")) enhanceTabs(el);
     // A named host: its button or its input carries the name.
     const name = el.shadowRoot ? hostName(el) : null;
@@ -162,6 +178,8 @@ if (!page.installed) {
     // Charts are pictures with a name (a Bokeh model's html_attributes), or, without one, hidden
     // from screen readers (their numbers are in the tables beside them); never Tab stops.
     if (el.shadowRoot && (cls.includes("bk-Figure") || cls.includes("bk-Plot"))) {
+      // Drawn on a canvas in the light palette: the dark theme shows it inverted, hues kept.
+      if (el.style.filter !== "var(--sp-chart-filter, none)") el.style.filter = "var(--sp-chart-filter, none)";
       if (el.hasAttribute("aria-label")) set(el, "role", "img");
       else set(el, "aria-hidden", "true");
       walk(el.shadowRoot, (inner) => { if (inner.hasAttribute("tabindex")) set(inner, "tabindex", "-1"); });

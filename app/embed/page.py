@@ -16,6 +16,10 @@ from .. import theme
 from . import words
 
 PAGE_JS = (Path(__file__).resolve().parent / "page.js").read_text(encoding="utf-8")
+JUMP_JS = (Path(__file__).resolve().parent / "jump.js").read_text(encoding="utf-8")  # the phone's jump to the inspector
+
+# Parts hidden inside an iframe unless the link says NAME_hide=0: CSS class on the part -> NAME.
+FRAME_HIDDEN = {"intro": "sp-frame-hidden-intro", "embed": "sp-frame-hidden-embed"}
 
 # The message a page posts to its parent window with its content height (web/host.js reads it).
 HEIGHT_TYPE = "specstep:height"
@@ -30,7 +34,8 @@ def script():
     """The CustomJS that runs ``page.js`` with the names and keys of ``words``."""
     keys = {key: action_class(action) for key, action in words.SHORTCUTS}
     return CustomJS(args=dict(names=dict(words.NAMES), keys=keys, tabs_label=words.TABS_LABEL,
-                              height_type=HEIGHT_TYPE, widget_css=theme.WIDGET_VARS), code=PAGE_JS)
+                              height_type=HEIGHT_TYPE, widget_css=theme.WIDGET_VARS,
+                              frame_hidden={cls: name for name, cls in FRAME_HIDDEN.items()}), code=PAGE_JS)
 
 
 def install(doc):

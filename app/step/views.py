@@ -11,23 +11,22 @@ lines are fixed pools of buttons made once, restyled by their CSS classes
 and shown or hidden, so a click never adds a Bokeh model to the page.
 """
 
-from pathlib import Path
-
 import panel as pn
 import param
+from bokeh.models import Tooltip
 
 from core.display import dec, frac
 
 from .. import theme, urlstate
 from ..embed import page
+from ..embed.builder import EmbedBuilder
+from ..embed.guide import Guide
 from ..embed import words as embed_words
 from ..i18n import link_value, t
 from ..parts import draft_options, field, html
 from . import words
 from .inspector import Inspector
 from .model import StepModel, interesting_item
-
-COPY_JS = (Path(__file__).resolve().parent / "copy_embed.js").read_text(encoding="utf-8")
 
 # The longest block: core.MAX_WIDTH proposals, then a correction or a bonus.
 POOL = 8
@@ -114,7 +113,9 @@ class Actions(pn.viewable.Viewer):
         self.buttons = {}
         for action in words.ACTION_NAMES:
             button = pn.widgets.Button(
-                label=words.label(action), description=words.tooltip(action), stylesheets=[theme.BUTTON],
+                # Below the button: a tooltip on the right would cover the next button after a click.
+                label=words.label(action), description=Tooltip(content=words.tooltip(action), position="bottom"),
+                stylesheets=[theme.BUTTON],
                 css_classes=[page.action_class(action)],
                 # A wider gap after Commit and Run to end groups the phases, the shortcuts, and Reset.
                 margin=(4, 20, 4, 4) if action in ("commit", "run_to_end") else (4, 4),
@@ -125,7 +126,7 @@ class Actions(pn.viewable.Viewer):
             button.on_click(lambda event, a=action: m.act(a))
             self.buttons[action] = button
         self.buttons["reset"].visible = pn.bind(shown("reset"), m.param.hidden)
-        self.keys = html(f'<p class="muted small">{theme.esc(embed_words.shortcuts_line(words.LABELS))}</p>',
+        self.keys = html(f'<p class="muted small shortcuts">{theme.esc(embed_words.shortcuts_line(words.LABELS))}</p>',
                          margin=(0, 4))
         self._layout = pn.Column(
             pn.FlexBox(*self.buttons.values(), flex_wrap="wrap", align_items="center",
@@ -439,52 +440,6 @@ class History(pn.viewable.Viewer):
         return self._layout
 
 
-# ---- the embed code ---------------------------------------------------------------------------
-
-class EmbedCode(pn.viewable.Viewer):
-    """A text box with an iframe snippet for the scenario on screen, and a button that copies it.
-
-    The snippet's address is the page's own address without its query, plus
-    the query ``urlstate.write`` builds from the model, so the iframe reopens
-    the same draft, width, seed and step, with the same hidden controls.
-    """
-
-    model = param.ClassSelector(class_=StepModel)
-
-    base = param.String(default="", allow_refs=True, doc="The page's address without query or fragment.")
-
-    def __init__(self, **params):
-        super().__init__(**params)
-        m = self.model
-        self.area = pn.widgets.TextAreaInput(
-            label=t("step.embed.area"), rows=3, sizing_mode="stretch_width",
-            stylesheets=[theme.MONO_INPUT], margin=(4, 0))
-        copy_label = t("step.embed.copy")
-        self.copy = pn.widgets.Button(label=copy_label, stylesheets=[theme.BUTTON], margin=(4, 0),
-                                      description=t("step.embed.copy.tip"))
-        self.copy.js_on_click(args={"area": self.area, "label": copy_label, "copied": t("step.embed.copied"),
-                                    "by_hand": t("step.embed.by_hand")}, code=COPY_JS)
-        help_ = html(
-            f'<div class="section-title"><h2>{theme.esc(t("step.embed.title"))}</h2></div><p class="muted small">'
-            + t("step.embed.help", code="<code>&amp;draft_hide=1</code>") + '</p>')
-        self._layout = pn.Column(help_, self.area, self.copy, sizing_mode="stretch_width",
-                                 stylesheets=[theme.CARD], margin=(6, 0),
-                                 visible=pn.bind(shown("embed"), m.param.hidden))
-        self._render()
-
-    # Set by a watcher rather than bound: the copy button's JS callback keeps the
-    # text box for as long as the button lives (Panel's callback registry), so
-    # the box must not hold this view or the model, or no session would be freed.
-    @param.depends("model.session", "model.hidden", "base", watch=True)
-    def _render(self):
-        m = self.model
-        values = dict(m.scenario(), lang=link_value())
-        self.area.value = urlstate.snippet(self.base or "", urlstate.write(values, m.hidden))
-
-    def __panel__(self):
-        return self._layout
-
-
 class StepView(pn.viewable.Viewer):
     """The "Step through a block" tab; every part takes the same model."""
 
@@ -496,15 +451,22 @@ class StepView(pn.viewable.Viewer):
         super().__init__(**params)
         m = self.model
         self.scenario = Scenario(model=m)
+        self.guide = Guide(model=m)
         self.caption = Caption(model=m)
         self.actions = Actions(model=m)
         self.strip = TokenStrip(model=m)
         self.inspector = Inspector(model=m)
         self.counters = Counters(model=m)
         self.history = History(model=m)
-        self.embed = EmbedCode(model=m)
+        self.embed = EmbedBuilder(model=m)
+        self.jump = pn.widgets.Button(label=embed_words.JUMP_LABEL, description=None, margin=(0, 4, 4, 4),
+                                      stylesheets=[theme.BUTTON, theme.PHONE_ONLY])
+        # On a phone the caption and the buttons stay on screen (app/styles/action_bar.css).
+        self.bar = pn.Column(self.caption, self.actions, self.jump, sizing_mode="stretch_width", margin=0,
+                             stylesheets=[theme.ACTION_BAR])
+        self.jump.js_on_click(args={"target": self.inspector._layout, "bar": self.bar}, code=page.JUMP_JS)
         self._layout = pn.Column(
-            self.scenario, self.caption, self.actions, self.strip, self.inspector,
+            self.scenario, self.guide, self.bar, self.strip, self.inspector,
             pn.FlexBox(self.counters, self.history, gap="0 16px", flex_wrap="wrap", align_items="flex-start",
                        sizing_mode="stretch_width", margin=0),
             self.embed,

@@ -80,6 +80,21 @@ def test_step_tab_in_chinese_has_no_english_left_and_draft_verify_commit_work_by
     assert_clean(page)
 
 
+def test_what_to_try_and_its_rows_table_in_chinese_have_no_english_left(app_page):
+    page = open_zh(app_page)
+    has_text(page, "动手试试", "嵌入这个场景", "要隐藏的部分")
+    page.get_by_role("button", name="2 · 过于偏爱 A 的草稿模型").click()
+    has_text(page, "有偏的草稿模型的第一个候选是 A")
+    page.get_by_text("核对你的预测").click()
+    page.get_by_text("玩具表格中编写好的全部行").click()
+    has_text(page, "绝不会是 A", "有偏的草稿 q", "（开头）")
+    text = visible_text(page)
+    assert english_words(text) == [], text
+    page.locator(".question").scroll_into_view_if_needed()
+    page.shoot("zh-guide-1200", width=1200)
+    assert_clean(page)
+
+
 def test_a_bad_link_says_so_in_chinese(app_page):
     page = open_zh(app_page, "?lang=zh&draft=biased&width=99&seed=1")
     has_text(page, "链接中的 width 无效", "从 1 到 8 的整数")

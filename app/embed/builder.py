@@ -1,0 +1,108 @@
+"""The embed builder: a small form that writes the code a teacher pastes into course notes.
+
+It replaces the plain "Copy embed code" box. The code opens the scenario on screen
+(``urlstate.write``), with the parts the teacher hides, a locked scenario, the first
+tab and the tabs kept (``links``), a colour theme, a unique iframe title and an
+optional caption, plus the few lines of script that size the frame (``snippet``).
+Inside an iframe the title, the introduction and this form are hidden by default
+(``app/embed/page.js``, ``page.FRAME_HIDDEN``), so their boxes start ticked and cost
+nothing in the link.
+"""
+
+from pathlib import Path
+from urllib.parse import urlencode
+
+import panel as pn
+import param
+
+from .. import theme, urlstate
+from ..i18n import link_value, t
+from ..parts import html
+from . import links, snippet, words
+from .page import FRAME_HIDDEN
+
+COPY_JS = (Path(__file__).resolve().parent / "copy.js").read_text(encoding="utf-8")
+HIDDEN_IN_FRAMES = ("intro", "embed")  # hidden inside an iframe unless the link says NAME_hide=0
+
+
+def query(scenario, parts, locked, start, shown, colours, names):
+    """The embed's query string: the scenario, then the form's choices that differ from an embed's defaults."""
+    text = urlstate.write(scenario, set(parts) - set(HIDDEN_IN_FRAMES))
+    extra = [(f"{part}{urlstate.HIDE_SUFFIX}", "0") for part in HIDDEN_IN_FRAMES if part not in parts]
+    extra += links.write(shown, start, locked, names)
+    if colours != "auto":
+        extra.append(("theme", colours))
+    return text + ("&" + urlencode(extra) if extra else "")
+
+
+class EmbedBuilder(pn.viewable.Viewer):
+    """The form, the code it writes, and a copy button that works inside an iframe too."""
+
+    model = param.Parameter(doc="The page's StepModel.")
+
+    base = param.String(default="", allow_refs=True, doc="The page's address without query or fragment.")
+
+    tab_choices = param.List(default=[], doc="(name, title) of every tab the page has, in order.")
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        m = self.model
+        self.parts = pn.widgets.CheckBoxGroup(
+            label=words.PARTS_LABEL, options={label: part for part, label in words.PARTS.items()},
+            value=list(HIDDEN_IN_FRAMES), inline=True, margin=(2, 5), stylesheets=[theme.CHECK_GROUP])
+        self.lock = pn.widgets.Checkbox(label=words.LOCK_LABEL, margin=(6, 5), css_classes=["sp-lock"])
+        self.start = pn.widgets.Select(label=words.START_LABEL, options={}, width=220, margin=(4, 5))
+        self.shown = pn.widgets.CheckBoxGroup(label=words.TABS_SHOWN_LABEL, options={}, inline=True, margin=(2, 5),
+                                               stylesheets=[theme.CHECK_GROUP])
+        self.colours = pn.widgets.Select(label=words.THEME_LABEL, options=words.THEMES, width=220, margin=(4, 5))
+        self.frame_title = pn.widgets.TextInput(label=words.FRAME_TITLE_LABEL, value=t("embed.iframe_title"),
+                                                sizing_mode="stretch_width", margin=(4, 5))
+        self.caption = pn.widgets.TextInput(label=words.CAPTION_LABEL, sizing_mode="stretch_width", margin=(4, 5))
+        self.area = pn.widgets.TextAreaInput(
+            label=words.AREA_LABEL, rows=6, sizing_mode="stretch_width", stylesheets=[theme.MONO_INPUT], margin=(4, 0))
+        self.copy = pn.widgets.Button(label=words.COPY_LABEL, stylesheets=[theme.BUTTON], margin=(4, 0),
+                                      description=words.COPY_TIP)
+        self.copy.js_on_click(args={"area": self.area, "label": words.COPY_LABEL, "said": words.COPY_SAID},
+                              code=COPY_JS)
+        self.note = html("", margin=(2, 5), visible=False)
+        head = html(f'<div class="section-title"><h2>{theme.esc(words.BUILDER_TITLE)}</h2></div>'
+                    f'<p class="muted small">{theme.esc(words.BUILDER_HELP)}</p>')
+        parts_box = pn.Column(html(f'<div class="field-title">{theme.esc(words.PARTS_LABEL)}</div>', margin=(0, 5)),
+                              self.parts, margin=0)
+        tabs_box = pn.Column(html(f'<div class="field-title">{theme.esc(words.TABS_SHOWN_LABEL)}</div>',
+                                  margin=(0, 5)), self.shown, self.note, margin=0)
+        form = pn.FlexBox(parts_box, tabs_box, self.start, self.colours, self.lock, self.frame_title, self.caption,
+                          gap="8px 20px", flex_wrap="wrap", sizing_mode="stretch_width", margin=0)
+        self._layout = pn.Column(head, form, self.area, self.copy, sizing_mode="stretch_width",
+                                 stylesheets=[theme.CARD], margin=(6, 0), css_classes=[FRAME_HIDDEN["embed"]],
+                                 visible=pn.bind(lambda hidden: "embed" not in hidden, m.param.hidden))
+        for widget in (self.parts, self.lock, self.start, self.shown, self.colours, self.frame_title, self.caption):
+            widget.param.watch(self._render, "value")
+        m.param.watch(self._render, ["session", "hidden"])
+        self._choices()
+
+    @param.depends("tab_choices", watch=True)
+    def _choices(self):
+        options = {title: name for name, title in self.tab_choices}
+        self.start.param.update(options=options, value=next(iter(options.values()), None))
+        self.shown.param.update(options=options, value=list(options.values()))
+        self._render()
+
+    # Set by watchers rather than bound: the copy button's JS callback keeps the text box
+    # for as long as the button lives (Panel's callback registry), so the box must not hold
+    # this view or the model, or no session would be freed.
+    @param.depends("base", watch=True)
+    def _render(self, *events):
+        names = [name for name, _ in self.tab_choices]
+        shown = self.shown.value or names
+        self.note.param.update(object=f'<p class="field-error">{theme.esc(words.NO_TABS)}</p>',
+                               visible=bool(names) and not self.shown.value)
+        text = query(dict(self.model.scenario(), lang=link_value()), self.parts.value, self.lock.value, self.start.value or "", shown,
+                     self.colours.value, names)
+        code = snippet.snippet((self.base or "") + text, self.frame_title.value.strip() or t("embed.iframe_title"),
+                               self.caption.value)
+        if self.area.value != code:
+            self.area.value = code
+
+    def __panel__(self):
+        return self._layout
