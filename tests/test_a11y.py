@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import expect
 from embed_support import WIDTHS, axe_violations, chromium, focused, new_page, open_app, open_tab, served_app
 
+from app import main
 from app.embed import words as embed_words
 from app.step import words as step_words
 from app.step.model import StepModel
@@ -17,7 +18,8 @@ from app.step.model import StepModel
 pytestmark = pytest.mark.browser
 
 BIASED = "?draft=biased&width=3&seed=1"
-STEP, EXACT, PAYOFF = "Step through a block", "Why it is exact", "When it pays off"
+STEP, EXACT, PAYOFF, GUESSES = ("Step through a block", "Why it is exact", "When it pays off",
+                                 "Several guesses at once")
 
 
 @pytest.fixture(scope="module")
@@ -77,6 +79,9 @@ def test_axe_finds_no_critical_or_serious_violation_in_any_tab_or_state(page, ap
     open_tab(p, PAYOFF)
     wait_built(p, PAYOFF)
     found[PAYOFF] = axe_violations(p)
+    open_tab(p, GUESSES)
+    wait_built(p, GUESSES)
+    found[GUESSES] = axe_violations(p)
     open_tab(p, STEP)
     found["step again, other tabs built"] = axe_violations(p)
     problems = {state: v for state, v in found.items() if v}
@@ -89,10 +94,12 @@ def test_axe_finds_no_critical_or_serious_violation_in_any_tab_or_state(page, ap
 def test_tabs_are_a_tablist_first_in_the_tab_order_with_arrow_keys(page, app_url):
     p = open_app(page(), app_url)
     tablist = p.get_by_role("tablist", name=embed_words.TABS_LABEL)
-    assert tablist.get_by_role("tab").count() == 3
+    assert tablist.get_by_role("tab").count() == len(main.TABS)
     assert p.get_by_role("tab", name=STEP, selected=True).count() == 1
     assert p.get_by_role("main").count() == 1
-    # The first Tab stop of the page is the selected tab, not the last of 25.
+    # The first Tab stop is the language switch's other language, the next the selected tab (not the last of 25).
+    p.keyboard.press("Tab")
+    assert focused(p)["text"] == "中文"
     p.keyboard.press("Tab")
     assert focused(p)["role"] == "tab" and focused(p)["text"] == STEP
     p.keyboard.press("ArrowRight")
@@ -103,11 +110,11 @@ def test_tabs_are_a_tablist_first_in_the_tab_order_with_arrow_keys(page, app_url
     assert p.get_by_role("tabpanel").count() == 1
     assert p.get_by_role("button", name="Draft", exact=True).count() == 0
     p.keyboard.press("End")
-    p.get_by_role("tab", name=PAYOFF, selected=True).wait_for(timeout=30_000)
+    p.get_by_role("tab", name=GUESSES, selected=True).wait_for(timeout=30_000)
     p.keyboard.press("Home")
     p.get_by_role("tab", name=STEP, selected=True).wait_for(timeout=30_000)
     p.keyboard.press("ArrowLeft")  # wraps round to the last tab
-    p.get_by_role("tab", name=PAYOFF, selected=True).wait_for(timeout=30_000)
+    p.get_by_role("tab", name=GUESSES, selected=True).wait_for(timeout=30_000)
     assert [focused(p)["selected"]] == ["true"]
 
 

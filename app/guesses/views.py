@@ -51,8 +51,10 @@ class Controls(pn.viewable.Viewer):
         self.width = pn.widgets.IntSlider.from_param(m.param.width, name=t("guesses.field.width"),
                                                      sizing_mode="stretch_width", min_width=140,
                                                      margin=(4, 10))
-        self.seed = pn.widgets.IntInput.from_param(m.param.seed, name="", description=None, width=130,
-                                                   margin=(4, 5))
+        # Named for screen readers like the first tab's seed box (its label takes no room; the arrow keys step it).
+        self.seed = pn.widgets.IntInput.from_param(m.param.seed, name=t("step.field.seed"), description=None,
+                                                   width=130, margin=(4, 5), css_classes=["sp-seed-input"],
+                                                   stylesheets=[theme.SEED_INPUT])
         self._layout = pn.FlexBox(
             field(t("step.field.draft"), t("guesses.help.draft"), self.draft, basis="240px"),
             field(t("guesses.field.candidates"), t("guesses.help.candidates"), self.candidates),
