@@ -464,7 +464,7 @@ class StepView(pn.viewable.Viewer):
         # On a phone the caption and the buttons stay on screen (app/styles/action_bar.css).
         self.bar = pn.Column(self.caption, self.actions, self.jump, sizing_mode="stretch_width", margin=0,
                              stylesheets=[theme.ACTION_BAR])
-        self.jump.js_on_click(args={"target": self.inspector._layout, "bar": self.bar}, code=page.JUMP_JS)
+        self.jump.js_on_click(args={"target": self.inspector._layout}, code=page.JUMP_JS)
         self._layout = pn.Column(
             self.scenario, self.guide, self.bar, self.strip, self.inspector,
             pn.FlexBox(self.counters, self.history, gap="0 16px", flex_wrap="wrap", align_items="flex-start",
