@@ -173,6 +173,26 @@ def test_a_click_of_next_step_is_at_most_three_patch_messages(visit, site):
     assert max(s["patches"] for s in samples) <= 3, samples
 
 
+LAYOUTS_JS = "({...window.specstepLayoutBatch})"
+
+
+def test_a_click_of_next_step_lays_the_page_out_once(visit, site):
+    """Bokeh lays the page out for each moving change of a patch (2-7 per click, ~60 ms each):
+    app/embed/layout.js gathers them into one layout per patch."""
+    open_ready(visit, site, EXAMPLE)
+    first = visit.page.evaluate(LAYOUTS_JS)
+    assert first["installed"], "layout.js did not install itself"
+    for _ in range(5):
+        before = visit.page.evaluate(LAYOUTS_JS)
+        click_and_measure(visit, "Next step")
+        after = visit.page.evaluate(LAYOUTS_JS)
+        patches = after["patches"] - before["patches"]
+        assert patches >= 1, (before, after)
+        assert after["layouts"] - before["layouts"] <= patches, (before, after)
+    # Without the batching each gathered request would have been a layout of its own.
+    assert after["gathered"] - first["gathered"] > 2 * (after["patches"] - first["patches"]), (first, after)
+
+
 def test_the_page_says_so_when_the_runtime_cannot_be_downloaded(visit, site, built):
     built.pyodide.set_mode("fail")
     try:

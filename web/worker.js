@@ -155,8 +155,11 @@ self.onmessage = (event) => {
   } else if (message.type === "rendered") {
     call("link", sendPatch);
   } else if (message.type === "patch") {
+    const started = performance.now();
     call("apply_patch", message.patch);
-    post({ type: "idle" });
+    // The Python time of this change, as the worker measures it (the page's own clock
+    // would add the time its main thread spends drawing the answer).
+    post({ type: "idle", python_ms: performance.now() - started });
   } else if (message.type === "location") {
     call("set_location", message.location);
   }

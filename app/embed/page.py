@@ -17,6 +17,7 @@ from . import words
 
 PAGE_JS = (Path(__file__).resolve().parent / "page.js").read_text(encoding="utf-8")
 JUMP_JS = (Path(__file__).resolve().parent / "jump.js").read_text(encoding="utf-8")  # the phone's jump to the inspector
+LAYOUT_JS = (Path(__file__).resolve().parent / "layout.js").read_text(encoding="utf-8")  # one layout per patch
 
 # Parts hidden inside an iframe unless the link says NAME_hide=0: CSS class on the part -> NAME.
 FRAME_HIDDEN = {"intro": "sp-frame-hidden-intro", "embed": "sp-frame-hidden-embed"}
@@ -39,6 +40,7 @@ def script():
 
 
 def install(doc):
-    """Run ``page.js`` when ``doc`` is drawn (no-op without a document, e.g. in unit tests)."""
+    """Run ``page.js`` and ``layout.js`` when ``doc`` is drawn (no-op without a document, e.g. in unit tests)."""
     if doc is not None:
+        doc.js_on_event("document_ready", CustomJS(code=LAYOUT_JS))
         doc.js_on_event("document_ready", script())

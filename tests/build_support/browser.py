@@ -50,7 +50,7 @@ INSTRUMENT_JS = """
     if (message && message.type === "patch") log.push(["sent", performance.now()]);
     return post(message, ...rest);
   };
-  worker.addEventListener("message", (event) => log.push([event.data.type, performance.now()]));
+  worker.addEventListener("message", (event) => log.push([event.data.type, performance.now(), event.data.python_ms]));
   return true;
 }
 """
@@ -132,9 +132,11 @@ def instrument(visit: Visit):
 def click_and_measure(visit: Visit, name: str, quiet_ms: int = 400, timeout: float = 30.0) -> dict:
     """Click a button; wait until the worker has answered every patch and been quiet for ``quiet_ms``.
 
-    Returns the worker's "patch" messages for this click, the Python time (each
-    patch the page posted until the worker's "idle" for it, summed) and the time
-    from the first patch posted to the last patch received.
+    Returns the worker's "patch" messages for this click; the Python time (what the
+    worker measured around each patch the page posted, summed); ``settled_ms``, the
+    page's time from each patch posted until the worker's "idle" for it was handled
+    (it includes drawing the answer on the page's thread), summed; and the time from
+    the first patch posted until the last patch was received and applied to the page.
     """
     instrument(visit)
     page = visit.page
@@ -144,15 +146,17 @@ def click_and_measure(visit: Visit, name: str, quiet_ms: int = 400, timeout: flo
     while True:
         page.wait_for_timeout(50)
         log, now = page.evaluate("[window.specstepWorker.specstepLog.slice(), performance.now()]")
-        sent = [t for kind, t in log if kind == "sent"]
-        idle = [t for kind, t in log if kind == "idle"]
+        sent = [entry[1] for entry in log if entry[0] == "sent"]
+        idle = [entry[1] for entry in log if entry[0] == "idle"]
         if sent and len(idle) >= len(sent) and now - log[-1][1] >= quiet_ms:
             break
         if time.monotonic() > deadline:
             raise AssertionError(f"the worker did not settle after clicking {name!r}: {log}")
-    patches = [t for kind, t in log if kind == "patch"]
-    python_ms = sum(i - s for s, i in zip(sent, idle))
+    patches = [entry[1] for entry in log if entry[0] == "patch"]
+    measured = [entry[2] for entry in log if entry[0] == "idle" and len(entry) > 2 and entry[2] is not None]
+    python_ms = sum(measured) if measured else float("nan")  # nan: a worker older than this measurement
     return {"patches": len(patches), "python_ms": python_ms,
+            "settled_ms": sum(i - s for s, i in zip(sent, idle)),
             "last_patch_ms": (max(patches) - sent[0]) if patches else 0.0}
 
 
