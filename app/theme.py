@@ -81,6 +81,7 @@ WIDGET_VARS = stylesheet("widget_vars")  # added to every shadow root by app/emb
 CHECK_GROUP = stylesheet("check_group")
 GUIDE = stylesheet("guide")
 ACTION_BAR = stylesheet("action_bar")
+FOLD = stylesheet("fold")  # folds the lookahead field on a phone while it is off
 PHONE_ONLY = stylesheet("phone_only")  # on every Bokeh chart (parts.style_figure)
 
 

@@ -24,20 +24,47 @@ if (!batch.installed && bokeh && bokeh.documents && bokeh.documents.length && bo
   if (base !== null && typeof documentProto.apply_json_patch === "function") {
     batch.installed = true;
     const LayoutView = base.constructor;
-    const layOut = base.invalidate_layout;
+    const layOut = base.invalidate_layout; // update_layout + compute_layout, from the root
+    const compute = base.compute_layout; // measure + place, from the root (a re-rendered button asks this)
     const applyPatch = documentProto.apply_json_patch;
-    const waiting = new Set();
+    const laying = new Set(); // roots to lay out after the patch
+    const computing = new Set(); // roots to measure and place after the patch
     let depth = 0;
 
+    // Both methods climb to the root as Bokeh's do (parents' own overrides included); only the root waits.
     base.invalidate_layout = function () {
       if (depth === 0) {
         batch.layouts += 1;
         return layOut.call(this);
       }
-      // The same climb as Bokeh's (parents' own overrides included); only the root waits.
       if (this.parent instanceof LayoutView) return this.parent.invalidate_layout();
       batch.gathered += 1;
-      waiting.add(this);
+      laying.add(this);
+    };
+    base.compute_layout = function () {
+      if (depth === 0) return compute.call(this);
+      if (this.parent instanceof LayoutView) {
+        this.parent.compute_layout();
+        this._layout_computed = true; // as Bokeh's own compute_layout marks each view it climbs from
+        return;
+      }
+      batch.gathered += 1;
+      computing.add(this);
+    };
+
+    const flush = () => {
+      const roots = [...laying];
+      const placed = [...computing].filter((view) => !laying.has(view));
+      laying.clear();
+      computing.clear();
+      for (const [view, method] of [...roots.map((v) => [v, layOut]), ...placed.map((v) => [v, compute])]) {
+        batch.layouts += 1;
+        try {
+          method.call(view);
+        } catch (error) {
+          console.error("[specstep] layout after a patch failed:", error);
+        }
+      }
     };
 
     documentProto.apply_json_patch = function (...args) {
@@ -48,16 +75,7 @@ if (!batch.installed && bokeh && bokeh.documents && bokeh.documents.length && bo
         depth -= 1;
         if (depth === 0) {
           batch.patches += 1;
-          const roots = [...waiting];
-          waiting.clear();
-          for (const view of roots) {
-            batch.layouts += 1;
-            try {
-              layOut.call(view);
-            } catch (error) {
-              console.error("[specstep] layout after a patch failed:", error);
-            }
-          }
+          flush();
         }
       }
     };

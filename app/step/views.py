@@ -37,6 +37,9 @@ def shown(part):
     return lambda hidden: part not in hidden
 
 
+FOLDED = "sp-folded"  # app/styles/fold.css: on a phone, lookahead shows only its toggle while off
+
+
 class Scenario(pn.viewable.Viewer):
     """Draft, width, seed and dynamic lookahead: the settings that fix a trace."""
 
@@ -84,6 +87,8 @@ class Scenario(pn.viewable.Viewer):
         self._width_box = field(t("step.field.width"), words.help_text("width"), self.width)
         self._seed_box = field(t("step.field.seed"), words.help_text("seed"), pn.Row(self.seed, self.seed_down, self.seed_up, margin=0))
         self._lookahead_box = field(t("step.field.lookahead"), words.help_text("lookahead"), self.lookahead_on, self.threshold)
+        for part in (self._lookahead_box, self._lookahead_box.objects[0]):  # the field and its label
+            part.stylesheets = [*part.stylesheets, theme.FOLD]
         self._schedule_box = field(t("step.field.schedule"), words.help_text("schedule"), self.schedule)
         for part, box in (("draft", self._draft_box), ("width", self._width_box), ("seed", self._seed_box),
                           ("lookahead", self._lookahead_box), ("schedule", self._schedule_box)):
@@ -93,13 +98,21 @@ class Scenario(pn.viewable.Viewer):
             gap="12px 24px", flex_wrap="wrap", sizing_mode="stretch_width", stylesheets=[theme.CARD],
             margin=(6, 0),
             visible=pn.bind(lambda h: not {"draft", "width", "seed", "lookahead", "schedule"} <= h, hidden))
+        self._show_lookahead()
 
     @param.depends("model.lookahead", watch=True)
     def _show_lookahead(self):
-        self.lookahead_on.value = self.model.lookahead != urlstate.LOOKAHEAD_OFF
+        on = self.model.lookahead != urlstate.LOOKAHEAD_OFF
+        self.lookahead_on.value = on
+        folded = [] if on else [FOLDED]
+        for part in (self._lookahead_box, self._lookahead_box.objects[0]):
+            part.css_classes = [c for c in part.css_classes if c != FOLDED] + folded
 
     def __panel__(self):
         return self._layout
+
+
+NEXT_CLASS = "sp-next"  # the action button a reader presses next
 
 
 class Actions(pn.viewable.Viewer):
@@ -119,12 +132,10 @@ class Actions(pn.viewable.Viewer):
                 css_classes=[page.action_class(action)],
                 # A wider gap after Commit and Run to end groups the phases, the shortcuts, and Reset.
                 margin=(4, 20, 4, 4) if action in ("commit", "run_to_end") else (4, 4),
-                disabled=pn.bind(lambda s, a=action: not s.can(a), m.param.session),
-                color=pn.bind(lambda s, a=action: "primary" if s.next_action == a else "default",
-                                    m.param.session),
             )
             button.on_click(lambda event, a=action: m.act(a))
             self.buttons[action] = button
+        self._enable()
         self.buttons["reset"].visible = pn.bind(shown("reset"), m.param.hidden)
         self.keys = html(f'<p class="muted small shortcuts">{theme.esc(embed_words.shortcuts_line(words.LABELS))}</p>',
                          margin=(0, 4))
@@ -132,6 +143,19 @@ class Actions(pn.viewable.Viewer):
             pn.FlexBox(*self.buttons.values(), flex_wrap="wrap", align_items="center",
                        sizing_mode="stretch_width", margin=(4, 0)),
             self.keys, sizing_mode="stretch_width", margin=0)
+
+    @param.depends("model.session", watch=True)
+    def _enable(self):
+        """One watcher for every button (not a bound ref per button and property): a click
+        changes the two or three buttons whose state moved and touches no other."""
+        session = self.model.session
+        for action, button in self.buttons.items():
+            # The next action is marked by a CSS class (app/styles/button.css), not by `color`:
+            # Panel sends a colour change back to itself as if the page had made it (6x the cost).
+            classes = [page.action_class(action)] + ([NEXT_CLASS] if session.next_action == action else [])
+            state = {"disabled": not session.can(action), "css_classes": classes}
+            if button.disabled != state["disabled"] or button.css_classes != classes:
+                button.param.update(**state)
 
     def __panel__(self):
         return self._layout
@@ -267,8 +291,10 @@ class Chip:
 
     def show(self, token, status, focus, selected):
         self.focus = focus
+        label = f"{token}\n{words.status_label(status)}"
         self.button.param.update(
-            label=f"{token}\n{words.status_label(status)}", visible=True,
+            # name too: a Button keeps name and label equal, and syncing one from the other costs more.
+            label=label, name=label, visible=True,
             css_classes=["chip", f"tok-{token}", status] + (["selected"] if selected else []))
 
     def hide(self):

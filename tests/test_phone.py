@@ -1,0 +1,103 @@
+"""A 375 px phone (issue 14 item 5): the caption and the action buttons stay within reach while
+the reader scrolls (a sticky bar), the inspector is one tap away, and "Stop drafting early"
+folds to its toggle while it is off. At 1200 px none of this changes the page.
+
+The app runs under ``panel serve`` on 127.0.0.1 in Debian's Chromium (tests/embed_support.py).
+"""
+
+import pytest
+from embed_support import chromium, new_page, open_app, served_app
+
+from app.embed import words as embed_words
+from app.i18n import t
+
+pytestmark = pytest.mark.browser
+
+PHONE, DESKTOP = 375, 1200
+HEIGHT = 800  # new_page's viewport height below
+
+
+@pytest.fixture(scope="module")
+def app_url():
+    with served_app() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture
+def page(browser):
+    pages = []
+
+    def make(width):
+        p = new_page(browser, width=width, height=HEIGHT)
+        pages.append(p)
+        return p
+
+    yield make
+    for p in pages:
+        assert not p.errors, p.errors
+        p.context.close()
+
+
+def box(locator):
+    """The element's box in the viewport (None when it is not rendered)."""
+    return locator.bounding_box()
+
+
+def threshold(p):
+    return p.locator(".sp-threshold").first
+
+
+def help_line(p):
+    return p.get_by_text(t("step.help.lookahead"), exact=True)
+
+
+def test_on_a_phone_lookahead_folds_to_its_toggle_until_it_is_turned_on(page, app_url):
+    p = open_app(page(PHONE), app_url)
+    toggle = p.get_by_role("button", name=t("step.lookahead.toggle"), exact=True)
+    assert toggle.is_visible()
+    assert not threshold(p).is_visible() and not help_line(p).is_visible()
+    toggle.click()
+    p.wait_for_timeout(400)
+    assert threshold(p).is_visible() and help_line(p).is_visible()
+    toggle.click()
+    p.wait_for_timeout(400)
+    assert not threshold(p).is_visible()
+
+
+def test_on_a_wide_screen_the_threshold_and_its_help_stay_shown_while_off(page, app_url):
+    p = open_app(page(DESKTOP), app_url)
+    assert threshold(p).is_visible() and help_line(p).is_visible()
+
+
+def test_on_a_phone_the_buttons_stay_in_reach_and_the_inspector_is_one_tap_away(page, app_url):
+    p = open_app(page(PHONE), app_url, "?draft=biased&width=3&seed=1")
+    draft = p.get_by_role("button", name="Draft", exact=True)
+    jump = p.get_by_role("button", name=embed_words.JUMP_LABEL, exact=True)
+    assert jump.is_visible()
+    p.mouse.wheel(0, 2500)  # far down the page, past the strip
+    p.wait_for_timeout(600)
+    assert p.evaluate("window.scrollY") > 1000
+    placed = box(draft)
+    assert placed is not None and 0 <= placed["y"] and placed["y"] + placed["height"] <= HEIGHT, placed
+    # Back to the top, then one tap on the jump: the inspector's title shows below the bar.
+    p.evaluate("window.scrollTo(0, 0)")
+    p.wait_for_timeout(300)
+    jump.click()
+    p.wait_for_timeout(1200)  # a smooth scroll
+    title = p.get_by_role("heading", name=t("step.inspector.title"), exact=True)
+    at = box(title)
+    bar = box(jump)
+    assert at is not None and bar is not None
+    assert bar["y"] + bar["height"] <= at["y"] + 1, (bar, at)  # not hidden under the sticky bar
+    assert at["y"] + at["height"] <= HEIGHT, at  # on screen
+
+
+def test_on_a_wide_screen_there_is_no_jump_button(page, app_url):
+    p = open_app(page(DESKTOP), app_url)
+    assert not p.get_by_role("button", name=embed_words.JUMP_LABEL, exact=True).is_visible()
