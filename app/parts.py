@@ -36,11 +36,24 @@ def one_update():
         yield
 
 
+class Text(pn.pane.HTML):
+    """An HTML pane whose new text is sent as just that: the text.
+
+    When the text changes, Panel's HTML pane recomputes every property of its
+    model (its design's stylesheets included) and compares them all, about a
+    third of a click's Python. Only the text can change on this path: sizes,
+    visibility and styles reach the model through Panel's own parameter sync.
+    """
+
+    def _update(self, ref, model):
+        model.update(**self._process_param_change({"object": self.object}))
+
+
 def html(text="", *sheets, **params):
     """An HTML pane with the base stylesheet plus ``sheets`` (e.g. ``theme.CHIPS``), stretched to its column."""
     params.setdefault("sizing_mode", "stretch_width")
     params.setdefault("margin", 0)
-    return pn.pane.HTML(text, stylesheets=[theme.BASE, *sheets], **params)
+    return Text(text, stylesheets=[theme.BASE, *sheets], **params)
 
 
 def field(title, help_text, *widgets, basis="220px"):

@@ -27,6 +27,10 @@ LEFT_OUT = (
     "_pyrepl", "antigravity", "bdb", "doctest", "ftplib", "imaplib", "mailbox", "modulefinder", "pdb",
     "pickletools", "poplib", "pyclbr", "pydoc", "pydoc_data", "smtplib", "tabnanny", "this", "timeit",
     "trace", "turtle", "turtledemo", "wave", "wsgiref", "xml", "xmlrpc", "zipapp", "__hello__", "__phello__",
+    # No command lines or INI files in the widget; _pyio is the pure-Python io that the C io
+    # module replaces. (The app imports multiprocessing, ipaddress and zoneinfo, and Pyodide's
+    # package loader imports tarfile: all four stay.)
+    "optparse", "configparser", "_pyio",
 )
 # The codecs kept: Unicode, ASCII/Latin-1, cp437 (zip file names: unpacking a wheel needs it),
 # the escapes, IDNA and the byte transforms.

@@ -111,6 +111,20 @@ def chromium():
             browser.close()
 
 
+# Module fixtures for a test file that imports them: one `panel serve` and one Chromium per
+# file (Playwright's sync API is started and stopped within each file).
+@pytest.fixture(scope="module")
+def app_url():
+    with served_app() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
 def new_page(browser, width=1200, height=900, color_scheme="light"):
     """A fresh page that records console errors in ``page.errors``."""
     context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=color_scheme)

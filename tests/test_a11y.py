@@ -8,7 +8,7 @@ and names, as a screen reader finds things (tests/embed_support.py).
 
 import pytest
 from playwright.sync_api import expect
-from embed_support import WIDTHS, axe_violations, chromium, focused, new_page, open_app, open_tab, served_app
+from embed_support import WIDTHS, app_url, axe_violations, browser, focused, new_page, open_app, open_tab  # noqa: F401 (fixtures)
 
 from app import main
 from app.embed import words as embed_words
@@ -20,18 +20,6 @@ pytestmark = pytest.mark.browser
 BIASED = "?draft=biased&width=3&seed=1"
 STEP, EXACT, PAYOFF, GUESSES = ("Step through a block", "Why it is exact", "When it pays off",
                                  "Several guesses at once")
-
-
-@pytest.fixture(scope="module")
-def app_url():
-    with served_app() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 @pytest.fixture

@@ -192,10 +192,11 @@ def test_the_site_hosts_pyodides_standard_library_without_what_the_page_never_im
     assert names < set(release.namelist())
     for name in names:
         assert ours.read(name) == release.read(name), name
-    for gone in ("xml/__init__.py", "pdb.py", "encodings/cp1250.py", "encodings/big5.py"):
+    for gone in ("xml/__init__.py", "pdb.py", "encodings/cp1250.py", "encodings/big5.py", "optparse.py", "_pyio.py"):
         assert gone not in names, gone
     for kept in ("encodings/utf_8.py", "encodings/cp437.py", "zipfile/__init__.py", "asyncio/__init__.py",
-                 "email/__init__.py", "unittest/mock.py", "pyodide/__init__.py"):
+                 "email/__init__.py", "unittest/mock.py", "pyodide/__init__.py",
+                 "tarfile.py"):  # Pyodide's package loader imports tarfile (the probe does not see it)
         assert kept in names, kept
     info = built.info["python_stdlib"]
     assert info["bytes"] == (built.out / "python_stdlib.zip").stat().st_size < 0.8 * info["from_bytes"]

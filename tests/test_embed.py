@@ -7,7 +7,7 @@ The app runs under ``panel serve``; the host page (course notes with the iframe 
 import re
 
 import pytest
-from embed_support import WIDTHS, chromium, host_page, host_site, new_page, served_app, shoot
+from embed_support import WIDTHS, app_url, browser, host_page, host_site, new_page, shoot  # noqa: F401 (fixtures)
 
 from app.embed import snippet
 from app.embed import words as embed_words
@@ -28,18 +28,6 @@ CONTENT_JS = """
   return Math.max(...Array.from(document.body.children).map(bottom)) + window.scrollY;
 }
 """
-
-
-@pytest.fixture(scope="module")
-def app_url():
-    with served_app() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 def frame_of(page):

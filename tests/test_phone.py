@@ -6,7 +6,7 @@ The app runs under ``panel serve`` on 127.0.0.1 in Debian's Chromium (tests/embe
 """
 
 import pytest
-from embed_support import chromium, new_page, open_app, served_app
+from embed_support import app_url, browser, new_page, open_app  # noqa: F401 (fixtures)
 
 from app.embed import words as embed_words
 from app.i18n import t
@@ -15,18 +15,6 @@ pytestmark = pytest.mark.browser
 
 PHONE, DESKTOP = 375, 1200
 HEIGHT = 800  # new_page's viewport height below
-
-
-@pytest.fixture(scope="module")
-def app_url():
-    with served_app() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 @pytest.fixture
