@@ -292,10 +292,10 @@ class Chip:
     def show(self, token, status, focus, selected):
         self.focus = focus
         label = f"{token}\n{words.status_label(status)}"
-        self.button.param.update(
+        classes = ["chip", f"tok-{token}", status] + (["selected"] if selected else [])
+        if (self.button.label, self.button.visible, self.button.css_classes) != (label, True, classes):
             # name too: a Button keeps name and label equal, and syncing one from the other costs more.
-            label=label, name=label, visible=True,
-            css_classes=["chip", f"tok-{token}", status] + (["selected"] if selected else []))
+            self.button.param.update(label=label, name=label, visible=True, css_classes=classes)
 
     def hide(self):
         self.focus = None
@@ -337,18 +337,21 @@ class TokenStrip(pn.viewable.Viewer):
             if slot == "extra":
                 order = 2 * focus[1] + 1 if status == "correction" else 2 * len(block.proposals) - 1
                 self.extra.show(token, status, focus, selected)
-                self.extra.button.styles = {"order": str(order)}
-                self.joiner.param.update(object='<span class="joiner" aria-hidden="true">' + ("→" if status == "correction"
-                                                                                else "+") + "</span>",
-                                         styles={"order": str(order)}, visible=status != "ordinary")
+                if self.extra.button.styles != {"order": str(order)}:
+                    self.extra.button.styles = {"order": str(order)}
+                joiner = {"object": '<span class="joiner" aria-hidden="true">' + ("→" if status == "correction" else "+")
+                          + "</span>", "styles": {"order": str(order)}, "visible": status != "ordinary"}
+                if any(getattr(self.joiner, key) != value for key, value in joiner.items()):
+                    self.joiner.param.update(**joiner)
             else:
                 self.pool[slot].show(token, status, focus, selected)
             used.add(slot)
         for i, chip in enumerate(self.pool):
-            if i not in used:
+            if i not in used and chip.button.visible:
                 chip.hide()
-        if "extra" not in used:
+        if "extra" not in used and self.extra.button.visible:
             self.extra.hide()
+        if "extra" not in used and self.joiner.visible:
             self.joiner.visible = False
 
     def buttons(self):
@@ -454,8 +457,10 @@ class History(pn.viewable.Viewer):
         focused = m.focus[0] if m.focus else None
         for i, line in enumerate(self.lines):
             if i < len(blocks):
-                line.param.update(label=words.history_line(blocks[i], m.session.config.schedule), visible=True,
-                                  css_classes=["selected"] if i == focused else [])
+                state = {"label": words.history_line(blocks[i], m.session.config.schedule), "visible": True,
+                         "css_classes": ["selected"] if i == focused else []}
+                if any(getattr(line, key) != value for key, value in state.items()):  # unchanged lines cost nothing
+                    line.param.update(name=state["label"], **state)
             else:
                 line.visible = False
 
