@@ -70,18 +70,16 @@ def process_tree_rss(pid: int) -> int:
     return total
 
 
-def browser_pid(browser) -> int:
-    """Chromium's main process: the child of Playwright's driver running our executable."""
-    executable = os.path.realpath(chromium_executable())
+def browser_pid() -> int:
+    """Chromium's main process as Playwright starts it (over a pipe; renderers carry --type=)."""
     found = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
-                exe = os.path.realpath(f"/proc/{entry}/exe")
                 cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
             except OSError:
                 continue
-            if exe == executable and b"--type=" not in cmdline:
+            if b"--remote-debugging-pipe" in cmdline and b"--type=" not in cmdline:
                 found.append(int(entry))
     assert found, "no Chromium browser process"
     return max(found)  # the newest
@@ -92,7 +90,7 @@ def one_case(playwright, site: LocalServer, pyodide: LocalServer, host: str, scr
     pyodide.clear()
     browser = playwright.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_ARGS)
     try:
-        pid = browser_pid(browser)
+        pid = browser_pid()
         page = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
         page.goto(site.url + host)
         page.wait_for_function(TOP_READY_JS, timeout=600_000)
