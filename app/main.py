@@ -102,12 +102,13 @@ def link_url(model, location):
         if url.given:
             model.open_link(url)
 
-    def address(session, hidden):
-        return urlstate.write(dict(model.scenario(), steps=0, lang=i18n.link_value()), hidden, seen["search"])
+    def address():
+        return urlstate.write(dict(model.scenario(), steps=0, lang=i18n.link_value()), model.hidden, seen["search"])
 
-    writer = pn.widgets.TextInput(label="address", visible=False,
-                                  value=pn.bind(address, model.param.session, model.param.hidden))
+    writer = pn.widgets.TextInput(label="address", visible=False, value=address())
     writer.jscallback(value=REPLACE_URL_JS)
+    # A watcher, not a bound value: a bound widget re-resolves its reference on every click.
+    model.param.watch(lambda *events: setattr(writer, "value", address()), ["session", "hidden"])
     if location is not None:
         read(location.search)
         location.param.watch(lambda event: read(event.new), "search")
@@ -144,7 +145,8 @@ def language_switch(model):
     """Links to this scenario in each language; the page reloads in the one chosen (``?lang=``)."""
     here = i18n.language()
 
-    def links(session, hidden):
+    def links():
+        hidden = model.hidden
         items = []
         for lang in i18n.LANGUAGES:
             name = theme.esc(i18n.NAMES[lang])
@@ -156,8 +158,9 @@ def language_switch(model):
         return (f'<nav class="lang-switch" aria-label="{theme.esc(t("page.language"))}">'
                 + " · ".join(items) + "</nav>")
 
-    return html(pn.bind(links, model.param.session, model.param.hidden), margin=(0, 0, 0, 0),
-                styles={"text-align": "right", "font-size": "14px"})
+    switch = html(links(), margin=(0, 0, 0, 0), styles={"text-align": "right", "font-size": "14px"})
+    model.param.watch(lambda *events: setattr(switch, "object", links()), ["session", "hidden"])
+    return switch
 
 
 def choose_language(location):

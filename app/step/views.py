@@ -5,10 +5,14 @@ next), the action buttons, the token strip, the inspector, then the counters
 beside the block history, and the embed code. Boxes wrap from 1200 px down
 to 360 px.
 
-Widgets come from ``Widget.from_param(model.param.x)``; panes render with
-``pn.bind`` from words in ``words.py``; the strip's chips and the history's
-lines are fixed pools of buttons made once, restyled by their CSS classes
-and shown or hidden, so a click never adds a Bokeh model to the page.
+Widgets come from ``Widget.from_param(model.param.x)``; what changes with
+every click (caption, output, counters, chips, history) is rendered by one
+``param.depends(..., watch=True)`` method per view, from words in
+``words.py``, which sets only what changed (a pane bound with ``pn.bind``
+re-resolves its reference on each click, four times the cost); settings
+that change rarely (hide flags, a notice) stay bound. The strip's chips and
+the history's lines are fixed pools of buttons made once, restyled by their
+CSS classes and shown or hidden, so a click never adds a Bokeh model to the page.
 """
 
 import panel as pn
@@ -205,11 +209,17 @@ class Caption(pn.viewable.Viewer):
     def __init__(self, **params):
         super().__init__(**params)
         m = self.model
-        self.text = html(pn.bind(caption_html, m.param.session, m.param.happened), theme.CAPTION)
+        self.text = html(caption_html(m.session, m.happened), theme.CAPTION)
         self.notice_pane = html(pn.bind(notice_html, m.param.notice), theme.CAPTION, margin=(8, 0, 0, 0),
                                 visible=pn.bind(bool, m.param.notice))
         self._layout = pn.Column(self.text, self.notice_pane, sizing_mode="stretch_width",
                                  stylesheets=[theme.CAPTION_CARD], margin=(6, 0))
+
+    # A watcher that sets the text, not a pane bound to the model: a bound pane re-resolves
+    # its reference on every click (four times the cost of setting the text).
+    @param.depends("model.session", "model.happened", watch=True)
+    def _render(self):
+        self.text.object = caption_html(self.model.session, self.model.happened)
 
     def __panel__(self):
         return self._layout
@@ -310,8 +320,8 @@ class TokenStrip(pn.viewable.Viewer):
     def __init__(self, **params):
         super().__init__(**params)
         m = self.model
-        self.output = html(pn.bind(output_html, m.param.session), theme.CHIPS, margin=(0, 0, 6, 0))
-        self.block_title = html(pn.bind(block_title_html, m.param.session), margin=(6, 0, 0, 0))
+        self.output = html(output_html(m.session), theme.CHIPS, margin=(0, 0, 6, 0))
+        self.block_title = html(block_title_html(m.session), margin=(6, 0, 0, 0))
         # Flex order places the extra chip (and its arrow) right after the proposal it belongs to.
         self.pool = [Chip(m, order=2 * i) for i in range(POOL)]
         self.extra = Chip(m, order=1)
@@ -320,11 +330,19 @@ class TokenStrip(pn.viewable.Viewer):
         self.chips = pn.FlexBox(*(c.button for c in self.pool), self.joiner, self.extra.button,
                                 flex_wrap="wrap", align_items="center", gap="6px 10px",
                                 sizing_mode="stretch_width", margin=(2, 0))
-        self.note = html(pn.bind(block_notes_html, m.param.session), margin=(4, 0, 0, 0))
+        self.note = html(block_notes_html(m.session), margin=(4, 0, 0, 0))
         self._legend = html(legend_html(), theme.CHIPS, margin=(10, 0, 0, 0))
         self._layout = pn.Column(self.output, self.block_title, self.chips, self.note, self._legend,
                                  sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0))
         self._render_chips()
+
+    @param.depends("model.session", watch=True)
+    def _render_text(self):
+        """The output, the block's title and its notes (set by a watcher: see Caption._render)."""
+        session = self.model.session
+        self.output.object = output_html(session)
+        self.block_title.object = block_title_html(session)
+        self.note.object = block_notes_html(session)
 
     @param.depends("model.session", "model.focus", watch=True)
     def _render_chips(self):
@@ -414,10 +432,14 @@ class Counters(pn.viewable.Viewer):
     def __init__(self, **params):
         super().__init__(**params)
         m = self.model
-        self.html = html(pn.bind(counters_html, m.param.session), theme.COUNTERS)
+        self.html = html(counters_html(m.session), theme.COUNTERS)
         self._layout = pn.Column(self.html, sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0),
                                  visible=pn.bind(shown("counters"), m.param.hidden),
                                  styles={"flex": "1 1 340px", "min-width": "0"})
+
+    @param.depends("model.session", watch=True)
+    def _render(self):
+        self.html.object = counters_html(self.model.session)  # a watcher: see Caption._render
 
     def __panel__(self):
         return self._layout
@@ -438,7 +460,7 @@ class History(pn.viewable.Viewer):
         for i, line in enumerate(self.lines):
             line.on_click(lambda event, i=i: self._open(i))
         self._empty = html(f'<p class="empty-note">{theme.esc(t("step.history.empty"))}</p>',
-                           visible=pn.bind(lambda s: not s.blocks, m.param.session))
+                           visible=not m.session.blocks)
         self._layout = pn.Column(
             html(f'<div class="section-title"><h2>{theme.esc(t("step.history.title"))}</h2></div>'), self._empty, *self.lines,
             sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0),
@@ -454,6 +476,8 @@ class History(pn.viewable.Viewer):
     def _render(self):
         m = self.model
         blocks = m.session.blocks
+        if self._empty.visible != (not blocks):
+            self._empty.visible = not blocks
         focused = m.focus[0] if m.focus else None
         for i, line in enumerate(self.lines):
             if i < len(blocks):
