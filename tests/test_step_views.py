@@ -20,7 +20,8 @@ import core
 from app import main, theme, urlstate
 from app.step import words
 from app.step.model import StepModel
-from app.step.views import NEXT_CLASS, StepView
+from app.parts import NEXT_CLASS
+from app.step.views import StepView
 
 
 def click(button):

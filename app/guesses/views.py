@@ -13,7 +13,7 @@ from core.display import dec, exact_or_dec
 
 from .. import theme
 from ..i18n import t
-from ..parts import draft_options, field, html
+from ..parts import ActionButtons, draft_options, field, html
 from . import words
 from .model import ACTIONS, GuessesModel
 from .tree_chart import LOOK, TreeChart
@@ -93,15 +93,12 @@ class Actions(pn.viewable.Viewer):
     def __init__(self, **params):
         super().__init__(**params)
         m = self.model
-        self.buttons = {}
-        for action in ACTIONS:
-            button = pn.widgets.Button(
+        self.buttons = {
+            action: pn.widgets.Button(
                 label=t(f"step.label.{action}"), description=t(f"guesses.tooltip.{action}"), stylesheets=[theme.BUTTON],
-                margin=(4, 20, 4, 4) if action in ("commit", "run_block") else (4, 4),
-                disabled=pn.bind(lambda s, a=action: not m.can(a), m.param.session),
-                color=pn.bind(lambda s, a=action: "primary" if s.phase == a else "default", m.param.session))
-            button.on_click(lambda event, a=action: m.act(a))
-            self.buttons[action] = button
+                margin=(4, 20, 4, 4) if action in ("commit", "run_block") else (4, 4))
+            for action in ACTIONS}
+        self.actions = ActionButtons(m, self.buttons, lambda a: (m.can(a), m.session.phase == a))
         self._layout = pn.FlexBox(*self.buttons.values(), flex_wrap="wrap", align_items="center",
                                   sizing_mode="stretch_width", margin=(4, 0))
 

@@ -27,7 +27,7 @@ from ..embed.builder import EmbedBuilder
 from ..embed.guide import Guide
 from ..embed import words as embed_words
 from ..i18n import link_value, t
-from ..parts import draft_options, field, html
+from ..parts import ActionButtons, draft_options, field, html
 from . import words
 from .inspector import Inspector
 from .model import StepModel, interesting_item
@@ -116,7 +116,6 @@ class Scenario(pn.viewable.Viewer):
         return self._layout
 
 
-NEXT_CLASS = "sp-next"  # the action button a reader presses next
 
 
 class Actions(pn.viewable.Viewer):
@@ -127,19 +126,17 @@ class Actions(pn.viewable.Viewer):
     def __init__(self, **params):
         super().__init__(**params)
         m = self.model
-        self.buttons = {}
-        for action in words.ACTION_NAMES:
-            button = pn.widgets.Button(
+        buttons = {
+            action: pn.widgets.Button(
                 # Below the button: a tooltip on the right would cover the next button after a click.
                 label=words.label(action), description=Tooltip(content=words.tooltip(action), position="bottom"),
                 stylesheets=[theme.BUTTON],
                 css_classes=[page.action_class(action)],
                 # A wider gap after Commit and Run to end groups the phases, the shortcuts, and Reset.
-                margin=(4, 20, 4, 4) if action in ("commit", "run_to_end") else (4, 4),
-            )
-            button.on_click(lambda event, a=action: m.act(a))
-            self.buttons[action] = button
-        self._enable()
+                margin=(4, 20, 4, 4) if action in ("commit", "run_to_end") else (4, 4))
+            for action in words.ACTION_NAMES}
+        self.actions = ActionButtons(m, buttons, lambda a: (m.session.can(a), m.session.next_action == a))
+        self.buttons = buttons
         self.buttons["reset"].visible = pn.bind(shown("reset"), m.param.hidden)
         self.keys = html(f'<p class="muted small shortcuts">{theme.esc(embed_words.shortcuts_line(words.LABELS))}</p>',
                          margin=(0, 4))
@@ -147,19 +144,6 @@ class Actions(pn.viewable.Viewer):
             pn.FlexBox(*self.buttons.values(), flex_wrap="wrap", align_items="center",
                        sizing_mode="stretch_width", margin=(4, 0)),
             self.keys, sizing_mode="stretch_width", margin=0)
-
-    @param.depends("model.session", watch=True)
-    def _enable(self):
-        """One watcher for every button (not a bound ref per button and property): a click
-        changes the two or three buttons whose state moved and touches no other."""
-        session = self.model.session
-        for action, button in self.buttons.items():
-            # The next action is marked by a CSS class (app/styles/button.css), not by `color`:
-            # Panel sends a colour change back to itself as if the page had made it (6x the cost).
-            classes = [page.action_class(action)] + ([NEXT_CLASS] if session.next_action == action else [])
-            state = {"disabled": not session.can(action), "css_classes": classes}
-            if button.disabled != state["disabled"] or button.css_classes != classes:
-                button.param.update(**state)
 
     def __panel__(self):
         return self._layout
