@@ -125,6 +125,22 @@ def browser():
         yield b
 
 
+@pytest.fixture
+def page(browser):
+    """``page(width=..., height=..., color_scheme=...)`` opens a fresh page; each must end with no console error."""
+    pages = []
+
+    def make(width=1200, height=900, color_scheme="light"):
+        p = new_page(browser, width=width, height=height, color_scheme=color_scheme)
+        pages.append(p)
+        return p
+
+    yield make
+    for p in pages:
+        assert not p.errors, p.errors
+        p.context.close()
+
+
 def new_page(browser, width=1200, height=900, color_scheme="light"):
     """A fresh page that records console errors in ``page.errors``."""
     context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=color_scheme)

@@ -8,7 +8,7 @@ and names, as a screen reader finds things (tests/embed_support.py).
 
 import pytest
 from playwright.sync_api import expect
-from embed_support import WIDTHS, app_url, axe_violations, browser, focused, new_page, open_app, open_tab  # noqa: F401 (fixtures)
+from embed_support import WIDTHS, app_url, axe_violations, browser, focused, new_page, open_app, open_tab, page  # noqa: F401 (fixtures)
 
 from app import main
 from app.embed import words as embed_words
@@ -20,21 +20,6 @@ pytestmark = pytest.mark.browser
 BIASED = "?draft=biased&width=3&seed=1"
 STEP, EXACT, PAYOFF, GUESSES = ("Step through a block", "Why it is exact", "When it pays off",
                                  "Several guesses at once")
-
-
-@pytest.fixture
-def page(browser):
-    pages = []
-
-    def make(width=1200, color_scheme="light"):
-        p = new_page(browser, width=width, color_scheme=color_scheme)
-        pages.append(p)
-        return p
-
-    yield make
-    for p in pages:
-        assert not p.errors, p.errors
-        p.context.close()
 
 
 def click(page, name):

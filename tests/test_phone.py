@@ -6,7 +6,7 @@ The app runs under ``panel serve`` on 127.0.0.1 in Debian's Chromium (tests/embe
 """
 
 import pytest
-from embed_support import app_url, browser, new_page, open_app  # noqa: F401 (fixtures)
+from embed_support import app_url, browser, open_app, page  # noqa: F401 (fixtures)
 
 from app.embed import words as embed_words
 from app.i18n import t
@@ -14,22 +14,7 @@ from app.i18n import t
 pytestmark = pytest.mark.browser
 
 PHONE, DESKTOP = 375, 1200
-HEIGHT = 800  # new_page's viewport height below
-
-
-@pytest.fixture
-def page(browser):
-    pages = []
-
-    def make(width):
-        p = new_page(browser, width=width, height=HEIGHT)
-        pages.append(p)
-        return p
-
-    yield make
-    for p in pages:
-        assert not p.errors, p.errors
-        p.context.close()
+HEIGHT = 800  # the viewport height of every page here
 
 
 def box(locator):
@@ -46,7 +31,7 @@ def help_line(p):
 
 
 def test_on_a_phone_lookahead_folds_to_its_toggle_until_it_is_turned_on(page, app_url):
-    p = open_app(page(PHONE), app_url)
+    p = open_app(page(PHONE, HEIGHT), app_url)
     toggle = p.get_by_role("button", name=t("step.lookahead.toggle"), exact=True)
     assert toggle.is_visible()
     assert not threshold(p).is_visible() and not help_line(p).is_visible()
@@ -59,12 +44,12 @@ def test_on_a_phone_lookahead_folds_to_its_toggle_until_it_is_turned_on(page, ap
 
 
 def test_on_a_wide_screen_the_threshold_and_its_help_stay_shown_while_off(page, app_url):
-    p = open_app(page(DESKTOP), app_url)
+    p = open_app(page(DESKTOP, HEIGHT), app_url)
     assert threshold(p).is_visible() and help_line(p).is_visible()
 
 
 def test_on_a_phone_the_buttons_stay_in_reach_and_the_inspector_is_one_tap_away(page, app_url):
-    p = open_app(page(PHONE), app_url, "?draft=biased&width=3&seed=1")
+    p = open_app(page(PHONE, HEIGHT), app_url, "?draft=biased&width=3&seed=1")
     draft = p.get_by_role("button", name="Draft", exact=True)
     jump = p.get_by_role("button", name=embed_words.JUMP_LABEL, exact=True)
     assert jump.is_visible()
@@ -87,5 +72,5 @@ def test_on_a_phone_the_buttons_stay_in_reach_and_the_inspector_is_one_tap_away(
 
 
 def test_on_a_wide_screen_there_is_no_jump_button(page, app_url):
-    p = open_app(page(DESKTOP), app_url)
+    p = open_app(page(DESKTOP, HEIGHT), app_url)
     assert not p.get_by_role("button", name=embed_words.JUMP_LABEL, exact=True).is_visible()
