@@ -1,8 +1,13 @@
 """Small pieces every view shares: one update per click, a labelled control, HTML panes, the charts' look."""
 
+import sys
+import traceback
 from contextlib import contextmanager
 
 import panel as pn
+import param
+
+import core
 
 from . import theme
 from .i18n import has, t
@@ -47,6 +52,45 @@ class Text(pn.pane.HTML):
 
     def _update(self, ref, model):
         model.update(**self._process_param_change({"object": self.object}))
+
+
+class TabModel(param.Parameterized):
+    """What every tab's model shares: one update per change, and errors said as a notice.
+
+    A subclass sets ``words`` to its tab's words module (``cannot_run(error)`` and
+    ``BROKEN``). An action runs inside ``_guard``: a configuration ``core`` refuses
+    becomes a one-line notice, an unexpected error keeps its traceback in
+    ``error_trace`` (and the server log) and shows a short message; the session stays
+    as it was, and no traceback reaches the page.
+    """
+
+    notice = param.String(default="", doc="""
+        A one-line notice in plain text (a bad link value, a click out of turn, an unexpected error);
+        "" for none.""")
+
+    error_trace = param.String(default="", doc="""
+        Traceback of the last unexpected error, kept for debugging; never shown on the page.""")
+
+    words = None  # the tab's words module
+
+    def _publish(self, **changes):
+        """Every change of the model goes through here: one ``param.update``, one document change."""
+        with one_update():
+            self.param.update(**changes)
+
+    def _guard(self, fn):
+        try:
+            fn()
+        except core.ConfigError as error:
+            self.notice = self.words.cannot_run(error)
+        except Exception:
+            self.report_error()
+
+    def report_error(self):
+        """Keep the traceback for debugging, show a short message, leave the session as it was."""
+        self.error_trace = traceback.format_exc()
+        print(self.error_trace, file=sys.stderr)
+        self.notice = self.words.BROKEN
 
 
 NEXT_CLASS = "sp-next"  # the action button a reader presses next (app/styles/button.css)

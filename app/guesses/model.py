@@ -6,8 +6,6 @@ derived values as methods the views bind to. No probability math here:
 every number the views show is a field of a ``core.tree`` record.
 """
 
-import sys
-import traceback
 from dataclasses import dataclass
 from typing import Optional
 
@@ -17,7 +15,7 @@ import core
 from core.tree import MAX_CANDIDATES, MAX_TREE_WIDTH, Node, TreeBlock, TreeSession
 
 from ..i18n import t
-from ..parts import DRAFT_OPTIONS, one_update
+from ..parts import DRAFT_OPTIONS, TabModel
 from . import words
 
 SEED_MAX = 2**32 - 1
@@ -48,8 +46,10 @@ def focus_after(session):
     return (tested[-1] if tested else block.nodes[0]).id
 
 
-class GuessesModel(param.Parameterized):
+class GuessesModel(TabModel):
     """State of the "Several guesses at once" tab."""
+
+    words = words  # notices in this tab's words (TabModel)
 
     draft = param.Selector(default="biased", objects=DRAFT_OPTIONS, label="Draft model", doc="""
         Which draft offers the candidates: "aligned" equals the target, "biased" strongly favours A.""")
@@ -71,12 +71,6 @@ class GuessesModel(param.Parameterized):
 
     happened = param.String(default="", doc="""
         One sentence: what the last click did.""")
-
-    notice = param.String(default="", doc="""
-        A one-line notice (a click out of turn, an unexpected error); "" for none.""")
-
-    error_trace = param.String(default="", doc="""
-        Traceback of the last unexpected error, kept for debugging; never shown on the page.""")
 
     def __init__(self, **params):
         params.setdefault("happened", words.START)  # in the page's language, so set per model
@@ -148,20 +142,6 @@ class GuessesModel(param.Parameterized):
     def select(self, node_id):
         """Show ``node_id`` in the inspector (a click on a node or the picker)."""
         self._guard(lambda: self._publish(selected=node_id))
-
-    def _publish(self, **changes):
-        with one_update():
-            self.param.update(**changes)
-
-    def _guard(self, fn):
-        try:
-            fn()
-        except core.ConfigError as error:
-            self.notice = words.cannot_run(error)
-        except Exception:
-            self.error_trace = traceback.format_exc()
-            print(self.error_trace, file=sys.stderr)
-            self.notice = words.BROKEN
 
     # ---- derived values the views read ---------------------------------------------
 

@@ -20,8 +20,6 @@ traceback is kept in ``error_trace`` (and printed for the server log or the
 browser console) instead of reaching the page.
 """
 
-import sys
-import traceback
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Optional
@@ -32,7 +30,7 @@ import core
 
 from .. import urlstate
 from ..i18n import t
-from ..parts import DRAFT_OPTIONS, one_update
+from ..parts import DRAFT_OPTIONS, TabModel, one_update
 from . import words
 
 ACTIONS = words.ACTION_NAMES
@@ -85,8 +83,10 @@ def scenario_config(draft, width, seed, lookahead, schedule="fixed"):
     return core.Config(draft=draft, width=width, seed=seed, lookahead=exact, schedule=schedule)
 
 
-class StepModel(param.Parameterized):
+class StepModel(TabModel):
     """State of the "Step through a block" view."""
+
+    words = words  # notices in this tab's words (TabModel)
 
     draft = param.Selector(default="aligned", objects=DRAFT_OPTIONS, label="Draft model", doc="""
         Which draft proposes tokens (core.ALL_DRAFTS): "aligned" uses exactly the
@@ -125,12 +125,6 @@ class StepModel(param.Parameterized):
 
     happened = param.String(default="", doc="""
         One sentence: what the last click did. The caption adds what comes next.""")
-
-    notice = param.String(default="", doc="""
-        A one-line notice in plain text (a bad link value, an unexpected error); "" for none.""")
-
-    error_trace = param.String(default="", doc="""
-        Traceback of the last unexpected error, kept for debugging; never shown on the page.""")
 
     hidden = param.ClassSelector(class_=frozenset, default=frozenset(), doc="""
         Parts of the page a link hid with NAME_hide=1 (see urlstate.HIDEABLE).""")
@@ -238,25 +232,6 @@ class StepModel(param.Parameterized):
     def inspect(self, focus):
         """Show ``focus`` in the inspector (a click on a chip, the picker or the history)."""
         self._guard(lambda: self._publish(focus=tuple(focus) if focus is not None else None))
-
-    def _publish(self, **changes):
-        """Every change of the model goes through here: one ``param.update``, one document change."""
-        with one_update():
-            self.param.update(**changes)
-
-    def _guard(self, fn):
-        try:
-            fn()
-        except core.ConfigError as error:
-            self.notice = words.cannot_run(error)
-        except Exception:
-            self.report_error()
-
-    def report_error(self):
-        """Keep the traceback for debugging, show a short message, leave the session as it was."""
-        self.error_trace = traceback.format_exc()
-        print(self.error_trace, file=sys.stderr)
-        self.notice = words.BROKEN
 
     # ---- what the inspector shows -------------------------------------------------
 
