@@ -11,9 +11,9 @@ import re
 
 import pytest
 
-from build_support.browser import Visit, chromium_executable, launch
+from build_support.browser import Visit
 from build_support.real_site import real_site
-from build_support.servers import LocalServer
+from build_support.fixtures import chromium, site  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
 
@@ -50,24 +50,6 @@ new MutationObserver(() => {
 @pytest.fixture(scope="module")
 def built():
     return real_site()
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    if chromium_executable() is None:
-        pytest.fail("Debian's chromium is not installed (tests/run.sh installs it)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture(scope="module")
-def site(built):
-    with LocalServer(built.out) as server:
-        yield server
 
 
 def test_the_build_notes_the_prerendered_scenario_for_the_loader(built):

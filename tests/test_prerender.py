@@ -10,14 +10,14 @@ placeholder; the loader reads a link's values as the app does, or not at all.
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 
 from app import urlstate
-from build_support.browser import Visit, chromium_executable, launch
+from build_support.browser import Visit
 from build_support.real_site import real_site, run_build
-from build_support.servers import LocalServer, wait_until
+from build_support.servers import wait_until
+from build_support.fixtures import chromium, site  # noqa: F401 (fixtures)
 from sitebuild.prerender import read_queries, read_query
 from sitebuild.project import BuildError
 
@@ -79,27 +79,6 @@ def test_build_py_stops_at_once_on_a_bad_prerender(tmp_path, query, words):
 @pytest.fixture(scope="module")
 def built():
     return real_site(extra_args=("--prerender", "draft=biased&width=3&seed=1"))
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    if chromium_executable() is None:
-        reason = "Debian's chromium is not installed (tests/run.sh installs it)"
-        if os.environ.get("SPECSTEP_FULL_SETUP"):
-            pytest.fail(reason)
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture(scope="module")
-def site(built):
-    with LocalServer(built.out) as server:
-        yield server
 
 
 @pytest.fixture

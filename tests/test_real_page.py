@@ -9,16 +9,16 @@ packages) on 127.0.0.1; Chromium resolves no other host. Expected numbers come f
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
 
 import pytest
 
 import core
-from build_support.browser import Visit, chromium_executable, click_and_measure, launch
+from build_support.browser import Visit, click_and_measure
 from build_support.real_site import real_site
 from build_support.servers import LocalServer, wait_until
+from build_support.fixtures import chromium, site  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
 
@@ -30,28 +30,6 @@ ORIGIN_MARKS = {"✓": "accepted", "↺": "correction", "★": "bonus"}
 @pytest.fixture(scope="module")
 def built():
     return real_site()
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    """One Chromium for this file (Playwright's sync API, stopped before other files start theirs)."""
-    if chromium_executable() is None:
-        reason = "Debian's chromium is not installed (tests/run.sh installs it)"
-        if os.environ.get("SPECSTEP_FULL_SETUP"):
-            pytest.fail(reason)
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture(scope="module")
-def site(built):
-    with LocalServer(built.out) as server:
-        yield server
 
 
 @pytest.fixture

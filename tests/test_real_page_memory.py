@@ -18,13 +18,13 @@ heap again. Target: under 20 KB of growth per cycle. The worker's heap
 
 from __future__ import annotations
 
-import os
 
 import pytest
 
-from build_support.browser import Visit, chromium_executable, instrument, launch
+from build_support.browser import Visit, instrument
 from build_support.real_site import real_site
 from build_support.servers import LocalServer
+from build_support.fixtures import chromium  # noqa: F401 (fixtures)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -41,21 +41,6 @@ SETTLED_JS = """
   return sent > 0 && idle >= sent && performance.now() - log[log.length - 1][1] >= quiet;
 }
 """
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    if chromium_executable() is None:
-        reason = "Debian's chromium is not installed (tests/run.sh installs it)"
-        if os.environ.get("SPECSTEP_FULL_SETUP"):
-            pytest.fail(reason)
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        yield browser
-        browser.close()
 
 
 def click_and_settle(visit: Visit, name: str, quiet_ms: int = 100):
