@@ -115,11 +115,12 @@ def test_the_code_holds_the_title_caption_and_host_script_escaped():
     assert "//" not in code.split("<script>")[1]  # comments left out of the pasted script
 
 
-def test_flags_in_a_frame_hide_lock_and_pick_the_tabs(browser, app_url):
+@pytest.mark.parametrize("width", WIDTHS)
+def test_flags_in_a_frame_hide_lock_and_pick_the_tabs(browser, app_url, width):
     query = "?draft=biased&width=3&seed=1&seed_hide=1&lock=1&tabs=step,exact&tab=exact"
     frame_tag = snippet.iframe(app_url + query, title="Lecture 7 widget")
     with host_site({"notes.html": host_page([frame_tag])}) as host:
-        page = new_page(browser, width=1200)
+        page = new_page(browser, width=width)
         page.goto(host + "notes.html")
         frame = page.frame_locator("iframe")
         frame.get_by_role("tab", name="Why it is exact", selected=True).wait_for(timeout=60_000)
