@@ -93,6 +93,16 @@ class TabModel(param.Parameterized):
         self.notice = self.words.BROKEN
 
 
+def update_changed(obj, **values):
+    """``obj.param.update(**values)`` when any of them differs from what ``obj`` holds.
+
+    A widget or pane that shows the same thing after a click is left alone: even an
+    update that changes nothing costs Panel its whole round of watchers.
+    """
+    if any(getattr(obj, name) != value for name, value in values.items()):
+        obj.param.update(**values)
+
+
 NEXT_CLASS = "sp-next"  # the action button a reader presses next (app/styles/button.css)
 
 
@@ -119,9 +129,8 @@ class ActionButtons:
     def update(self, *events):
         for action, button in self.buttons.items():
             possible, upcoming = self.state(action)
-            classes = self.classes[action] + ([NEXT_CLASS] if upcoming else [])
-            if button.disabled == possible or button.css_classes != classes:
-                button.param.update(disabled=not possible, css_classes=classes)
+            update_changed(button, disabled=not possible,
+                           css_classes=self.classes[action] + ([NEXT_CLASS] if upcoming else []))
 
 
 def html(text="", *sheets, **params):

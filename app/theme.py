@@ -82,7 +82,7 @@ CHECK_GROUP = stylesheet("check_group")
 GUIDE = stylesheet("guide")
 ACTION_BAR = stylesheet("action_bar")
 FOLD = stylesheet("fold")  # folds the lookahead field on a phone while it is off
-PHONE_ONLY = stylesheet("phone_only")  # on every Bokeh chart (parts.style_figure)
+PHONE_ONLY = stylesheet("phone_only")  # shown only at a phone's width (the jump to the inspector)
 
 
 def esc(text):

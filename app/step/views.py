@@ -27,7 +27,7 @@ from ..embed.builder import EmbedBuilder
 from ..embed.guide import Guide
 from ..embed import words as embed_words
 from ..i18n import link_value, t
-from ..parts import ActionButtons, draft_options, field, html
+from ..parts import ActionButtons, draft_options, field, html, update_changed
 from . import words
 from .inspector import Inspector
 from .model import StepModel, interesting_item
@@ -91,7 +91,8 @@ class Scenario(pn.viewable.Viewer):
         self._width_box = field(t("step.field.width"), words.help_text("width"), self.width)
         self._seed_box = field(t("step.field.seed"), words.help_text("seed"), pn.Row(self.seed, self.seed_down, self.seed_up, margin=0))
         self._lookahead_box = field(t("step.field.lookahead"), words.help_text("lookahead"), self.lookahead_on, self.threshold)
-        for part in (self._lookahead_box, self._lookahead_box.objects[0]):  # the field and its label
+        self._foldable = (self._lookahead_box, self._lookahead_box.objects[0])  # the field and its label
+        for part in self._foldable:
             part.stylesheets = [*part.stylesheets, theme.FOLD]
         self._schedule_box = field(t("step.field.schedule"), words.help_text("schedule"), self.schedule)
         for part, box in (("draft", self._draft_box), ("width", self._width_box), ("seed", self._seed_box),
@@ -109,13 +110,11 @@ class Scenario(pn.viewable.Viewer):
         on = self.model.lookahead != urlstate.LOOKAHEAD_OFF
         self.lookahead_on.value = on
         folded = [] if on else [FOLDED]
-        for part in (self._lookahead_box, self._lookahead_box.objects[0]):
+        for part in self._foldable:
             part.css_classes = [c for c in part.css_classes if c != FOLDED] + folded
 
     def __panel__(self):
         return self._layout
-
-
 
 
 class Actions(pn.viewable.Viewer):
@@ -286,10 +285,9 @@ class Chip:
     def show(self, token, status, focus, selected):
         self.focus = focus
         label = f"{token}\n{words.status_label(status)}"
-        classes = ["chip", f"tok-{token}", status] + (["selected"] if selected else [])
-        if (self.button.label, self.button.visible, self.button.css_classes) != (label, True, classes):
-            # name too: a Button keeps name and label equal, and syncing one from the other costs more.
-            self.button.param.update(label=label, name=label, visible=True, css_classes=classes)
+        # name too: a Button keeps name and label equal, and syncing one from the other costs more.
+        update_changed(self.button, label=label, name=label, visible=True,
+                       css_classes=["chip", f"tok-{token}", status] + (["selected"] if selected else []))
 
     def hide(self):
         self.focus = None
@@ -339,22 +337,20 @@ class TokenStrip(pn.viewable.Viewer):
             if slot == "extra":
                 order = 2 * focus[1] + 1 if status == "correction" else 2 * len(block.proposals) - 1
                 self.extra.show(token, status, focus, selected)
-                if self.extra.button.styles != {"order": str(order)}:
-                    self.extra.button.styles = {"order": str(order)}
-                joiner = {"object": '<span class="joiner" aria-hidden="true">' + ("→" if status == "correction" else "+")
-                          + "</span>", "styles": {"order": str(order)}, "visible": status != "ordinary"}
-                if any(getattr(self.joiner, key) != value for key, value in joiner.items()):
-                    self.joiner.param.update(**joiner)
+                update_changed(self.extra.button, styles={"order": str(order)})
+                update_changed(self.joiner, object='<span class="joiner" aria-hidden="true">'
+                               + ("→" if status == "correction" else "+") + "</span>",
+                               styles={"order": str(order)}, visible=status != "ordinary")
             else:
                 self.pool[slot].show(token, status, focus, selected)
             used.add(slot)
         for i, chip in enumerate(self.pool):
             if i not in used and chip.button.visible:
                 chip.hide()
-        if "extra" not in used and self.extra.button.visible:
-            self.extra.hide()
-        if "extra" not in used and self.joiner.visible:
-            self.joiner.visible = False
+        if "extra" not in used:
+            if self.extra.button.visible:
+                self.extra.hide()
+            update_changed(self.joiner, visible=False)
 
     def buttons(self):
         """The visible chip buttons in reading order (for tests and the probe)."""
@@ -460,15 +456,13 @@ class History(pn.viewable.Viewer):
     def _render(self):
         m = self.model
         blocks = m.session.blocks
-        if self._empty.visible != (not blocks):
-            self._empty.visible = not blocks
+        update_changed(self._empty, visible=not blocks)
         focused = m.focus[0] if m.focus else None
         for i, line in enumerate(self.lines):
             if i < len(blocks):
-                state = {"label": words.history_line(blocks[i], m.session.config.schedule), "visible": True,
-                         "css_classes": ["selected"] if i == focused else []}
-                if any(getattr(line, key) != value for key, value in state.items()):  # unchanged lines cost nothing
-                    line.param.update(name=state["label"], **state)
+                label = words.history_line(blocks[i], m.session.config.schedule)
+                update_changed(line, label=label, name=label, visible=True,
+                               css_classes=["selected"] if i == focused else [])
             else:
                 line.visible = False
 
