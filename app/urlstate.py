@@ -238,12 +238,6 @@ def write(values, hidden=(), search=""):
     return "?" + urlencode(pairs + others)
 
 
-def snippet(base, query):
-    """The embed code for ``base`` (page address, no query) and ``query`` ("?draft=..."): app/embed/snippet.py."""
-    from app.embed.snippet import snippet as embed_snippet
-    return embed_snippet(base + query, t("embed.iframe_title"))
-
-
 def tolerate_long_query_values():
     """Make Panel's own query parsing unable to stop the page.
 

@@ -139,7 +139,7 @@ def write_site(stage: Path, work: Path, pyodide_url: str, load_timeout: float, p
         ],
     }
     (stage / "site.webmanifest").write_text(json.dumps(manifest, indent=2) + "\n")
-    snippet = embed_snippet(title)
+    snippet = embed_snippet()
     (stage / "embed.html").write_text(fill((WEB / "embed.html").read_text(encoding="utf-8"), {
         "TITLE": html_lib.escape(title), "SNIPPET_ESCAPED": html_lib.escape(snippet),
         "SNIPPET_JSON": js_json(snippet), "IFRAME": snippet.replace("<iframe ", '<iframe id="example" ', 1),
@@ -216,14 +216,10 @@ def fill(template: str, values: dict, required=None) -> str:
     return text
 
 
-def embed_snippet(title: str) -> str:
-    """The iframe snippet for the example scenario, as the widget's own "Copy embed code" writes it."""
-    try:
-        from app.urlstate import snippet
-        return snippet("index.html", EXAMPLE_QUERY)
-    except (ImportError, AttributeError, TypeError):
-        return (f'<iframe src="index.html{EXAMPLE_QUERY}" title="{html_lib.escape(title)}" width="100%" '
-                'height="1900" style="border:0;max-width:1200px" loading="lazy"></iframe>')
+def embed_snippet() -> str:
+    """The embed code for the example scenario, as the widget's own embed form writes it."""
+    from app.embed.snippet import snippet
+    return snippet("index.html" + EXAMPLE_QUERY)
 
 
 def js_json(value) -> str:

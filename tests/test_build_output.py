@@ -264,12 +264,12 @@ def test_the_loader_knows_the_timeout_and_the_pre_rendered_scenario(built):
 def test_embed_page_shows_the_snippet_for_the_example_scenario(built):
     import html as html_lib
 
-    from app.urlstate import snippet as app_snippet
+    from app.embed.snippet import snippet as app_snippet
 
     page = built.text("embed.html")
     assert f'<iframe id="example" src="index.html{EXAMPLE}"' in page
     shown = html_lib.unescape(re.search(r'<pre id="snippet"><code>(.*?)</code></pre>', page, re.S).group(1))
-    assert shown == app_snippet("index.html", EXAMPLE)
+    assert shown == app_snippet("index.html" + EXAMPLE)
 
 
 def test_build_info_names_the_versions_and_every_file(built):

@@ -16,6 +16,7 @@ import pytest
 
 import core
 from app import i18n, urlstate
+from app.embed.snippet import snippet as embed_snippet
 from app.i18n import t
 from app.step import words
 
@@ -160,7 +161,7 @@ def test_links_and_embed_code_carry_the_language_only_when_chosen():
     assert urlstate.write(dict(values, lang="zh")).endswith("&lang=zh")
     assert urlstate.read(urlstate.write(dict(values, lang="zh"), search="?lang=en&utm=1")).lang == "zh"
     with i18n.use("zh"):
-        snippet = urlstate.snippet("https://x.example/s/index.html", urlstate.write(dict(values, lang="zh")))
+        snippet = embed_snippet("https://x.example/s/index.html" + urlstate.write(dict(values, lang="zh")))
     assert 'title="推测解码，一次一块"' in snippet and "lang=zh" in snippet
 
 

@@ -99,8 +99,7 @@ class EmbedBuilder(pn.viewable.Viewer):
                                visible=bool(names) and not self.shown.value)
         text = query(dict(self.model.scenario(), lang=link_value()), self.parts.value, self.lock.value, self.start.value or "", shown,
                      self.colours.value, names)
-        code = snippet.snippet((self.base or "") + text, self.frame_title.value.strip() or t("embed.iframe_title"),
-                               self.caption.value)
+        code = snippet.snippet((self.base or "") + text, self.frame_title.value.strip(), self.caption.value)
         if self.area.value != code:
             self.area.value = code
 

@@ -10,11 +10,11 @@ height falls as the window widens (about 4,300 px at 375 px, 2,200 px from
 
 from pathlib import Path
 
+from app.i18n import t
 from app.theme import esc
 
 HOST_JS = (Path(__file__).resolve().parent / "host.js").read_text(encoding="utf-8")
 FALLBACK_HEIGHT = "max(2200px, calc(5200px - 250vw))"
-TITLE = "Speculative decoding, one block at a time"
 
 
 def host_script():
@@ -23,14 +23,16 @@ def host_script():
     return "<script>\n" + code.strip() + "\n</script>"
 
 
-def iframe(src, title=TITLE):
-    """The iframe element for ``src`` (the page's address with its query) with an accessible ``title``."""
+def iframe(src, title=None):
+    """The iframe element for ``src`` (the page's address with its query) with an accessible ``title``
+    (by default the widget's, in the page's language)."""
+    title = title or t("embed.iframe_title")
     src = src.replace('"', "%22").replace("<", "%3C").replace(">", "%3E")
     return (f'<iframe src="{src}" title="{esc(title)}" width="100%" '
             f'style="border:0;max-width:1200px;height:{FALLBACK_HEIGHT}" loading="lazy"></iframe>')
 
 
-def snippet(src, title=TITLE, caption=""):
+def snippet(src, title=None, caption=""):
     """The whole snippet: the iframe (in a figure with ``caption`` when one is given) and the host script."""
     frame = iframe(src, title)
     if caption.strip():
