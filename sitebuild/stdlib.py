@@ -43,20 +43,18 @@ ENCODINGS_KEPT = (
 )
 
 
-def left_out(name: str) -> bool:
-    """Whether a file of the standard library zip (``"xml/dom/minidom.pyc"``) is left out."""
-    path = PurePosixPath(name)
-    top = path.parts[0].split(".")[0]
-    if top in LEFT_OUT:
-        return True
-    return top == "encodings" and len(path.parts) == 2 and path.stem not in ENCODINGS_KEPT
-
-
 def module_left_out(module: str) -> bool:
+    """Whether a module of the standard library (``"xml.dom.minidom"``) is left out."""
     parts = module.split(".")
     if parts[0] in LEFT_OUT:
         return True
     return parts[0] == "encodings" and len(parts) == 2 and parts[1] not in ENCODINGS_KEPT
+
+
+def left_out(name: str) -> bool:
+    """Whether a file of the standard library zip (``"xml/dom/minidom.pyc"``) is left out: its module's."""
+    path = PurePosixPath(name)
+    return module_left_out(".".join((*path.parent.parts, path.name.split(".")[0])))
 
 
 def check_left_out(imported) -> None:

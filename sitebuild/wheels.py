@@ -81,18 +81,23 @@ NEVER_IMPORTED = (
 )
 
 
+def module_never_imported(module: str) -> bool:
+    """Whether a module (``"bokeh.server.tornado"``) is one of NEVER_IMPORTED or inside one."""
+    parts = module.split(".")
+    return any(".".join(parts[:i]) in NEVER_IMPORTED for i in range(1, len(parts) + 1))
+
+
 def never_imported(rel: PurePosixPath) -> bool:
     """Whether a file of site-packages belongs to a module of NEVER_IMPORTED (or to its folder)."""
     parts = rel.with_suffix("").parts if rel.suffix == ".py" else rel.parent.parts
     if parts and parts[-1] == "__init__":
         parts = parts[:-1]
-    return any(".".join(parts[:i]) in NEVER_IMPORTED for i in range(1, len(parts) + 1))
+    return bool(parts) and module_never_imported(".".join(parts))
 
 
 def check_left_out(imported) -> None:
     """Stop the build when the app, run as in the page, imported a module the wheels leave out."""
-    found = sorted(name for name in imported
-                   if any(name == m or name.startswith(m + ".") for m in NEVER_IMPORTED))
+    found = sorted(name for name in imported if module_never_imported(name))
     if found:
         raise BuildError(f"the app imports {', '.join(found)}, which the slim wheels leave out: "
                          "take it out of sitebuild/wheels.py's NEVER_IMPORTED")
