@@ -1,4 +1,4 @@
-"""What both browser test files read from a page: text that arrives, a clean run, no sideways scroll."""
+"""What the browser test files read from a page: text that arrives, a clean run, no sideways scroll."""
 
 import time
 from urllib.parse import urlparse
@@ -28,3 +28,12 @@ def assert_clean(page):
 
 def no_horizontal_scroll(page):
     return page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+
+
+def shot_at_both_widths(page, name, narrow=375):
+    """Screenshots NAME_1200 and NAME_<narrow> (looked at by people), no sideways scroll at the
+    narrow width, and a clean run."""
+    page.shoot(f"{name}_1200")
+    page.shoot(f"{name}_{narrow}", width=narrow)
+    assert no_horizontal_scroll(page)
+    assert_clean(page)

@@ -11,7 +11,7 @@ import re
 from urllib.parse import urlparse
 
 import pytest
-from reading import assert_clean, has_text, no_horizontal_scroll
+from reading import assert_clean, has_text, no_horizontal_scroll, shot_at_both_widths
 from playwright.sync_api import expect
 
 import core
@@ -43,10 +43,7 @@ def test_default_page_shows_title_intro_controls_and_explains_before_any_click(a
     has_text(page, "Next: Draft asks the draft model to guess the next three tokens",
              "The rule (Leviathan et al. 2023, Algorithm 1)", "Algorithmic counts")
     assert no_horizontal_scroll(page)
-    page.shoot("default_1200")
-    page.shoot("default_360", width=360)
-    assert no_horizontal_scroll(page)
-    assert_clean(page)
+    shot_at_both_widths(page, "default", narrow=360)
 
 
 def test_aligned_draft_verify_commit_commits_four_tokens_after_one_target_pass(app_page):

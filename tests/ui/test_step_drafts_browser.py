@@ -6,7 +6,7 @@ screenshots at 1200 and 375 px go to ``tests/screenshots/``.
 
 import pytest
 from playwright.sync_api import expect
-from reading import assert_clean, has_text, no_horizontal_scroll
+from reading import has_text, no_horizontal_scroll, shot_at_both_widths
 
 pytestmark = pytest.mark.browser
 
@@ -39,10 +39,7 @@ def test_lookup_link_shows_ordinary_steps_then_a_one_hot_copy(app_page):
              "the copy is accepted with probability exactly p(C); after a rejection the residual is p without C, "
              "renormalised", "no draw: q is one-hot")
     assert no_horizontal_scroll(page)
-    page.shoot("lookup_copy_1200")
-    page.shoot("lookup_copy_375", width=375)
-    assert no_horizontal_scroll(page)
-    assert_clean(page)
+    shot_at_both_widths(page, "lookup_copy")
 
 
 def test_heads_link_shows_a_heads_q_beside_the_p_it_is_tested_against(app_page):
@@ -55,10 +52,7 @@ def test_heads_link_shows_a_heads_q_beside_the_p_it_is_tested_against(app_page):
     expect(page.get_by_role("heading", name="Block 1 · position 1", exact=False)).to_be_visible()
     has_text(page, "head's q this head's guess, made from the committed text alone",
              "Head 1 predicts one step ahead without seeing the earlier proposals")
-    page.shoot("heads_1200")
-    page.shoot("heads_375", width=375)
-    assert no_horizontal_scroll(page)
-    assert_clean(page)
+    shot_at_both_widths(page, "heads")
 
 
 def test_an_unknown_draft_in_the_link_is_named_in_a_notice(app_page):
@@ -86,10 +80,7 @@ def test_payoff_tab_shows_the_heuristic_schedule_beside_the_fixed_widths(app_pag
     h = payoff.heuristic_payoff("heads", Fraction(1, 10))
     has_text(page, f"settles at an average width of {display.dec(h.mean_width)}",
              "heuristic schedule, at its average width", "only the exact curve is drawn", timeout=60)
-    page.shoot("payoff_heuristic_heads_1200")
-    page.shoot("payoff_heuristic_heads_375", width=375)
-    assert no_horizontal_scroll(page)
-    assert_clean(page)
+    shot_at_both_widths(page, "payoff_heuristic_heads")
 
 
 def test_exact_tab_transform_on_the_draft_only_says_what_went_wrong(app_page):
@@ -100,7 +91,4 @@ def test_exact_tab_transform_on_the_draft_only_says_what_went_wrong(app_page):
     button(page, "Draft only").click()
     has_text(page, "What went wrong: temperature 1/2 was applied to the draft only",
              "target with temperature 1/2", timeout=60)
-    page.shoot("exact_transform_draft_1200")
-    page.shoot("exact_transform_draft_375", width=375)
-    assert no_horizontal_scroll(page)
-    assert_clean(page)
+    shot_at_both_widths(page, "exact_transform_draft")
