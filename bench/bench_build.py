@@ -164,8 +164,8 @@ def group(path: str) -> str:
         return "Pyodide core"
     if path.startswith("CDN "):
         return "Pyodide packages"
-    if path.startswith("/wheels/"):
-        return "our slim wheels"
+    if path.startswith("/wheels/") or name == "python.tar.gz":
+        return "our slim wheels (+ moved stdlib)"
     if path.startswith(("/bokeh/", "/panel/")):
         return "BokehJS + Panel JS/CSS"
     if name in ("", "index.html"):

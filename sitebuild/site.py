@@ -1,6 +1,7 @@
 """The output folder: everything the page needs, written into a staging folder, checked, then swapped in.
 
-Besides the page (``page.py``) and the wheels (``wheels.py``): ``worker.js`` and
+Besides the page (``page.py``), the wheels (``wheels.py``) and the bundle the page
+downloads instead of them (``bundle.py``, with part of ``stdlib.py``): ``worker.js`` and
 ``loader.js`` from ``web/`` with their configuration, ``packages.json`` (exactly
 what the page installs), a service worker and a manifest (a second visit starts
 from cache), ``embed.html`` and ``build-info.json`` (versions, and every file the
@@ -19,22 +20,27 @@ import re
 import shutil
 import tempfile
 import time
+import zipfile
 from pathlib import Path
 
 from . import npm_pyodide, stdlib
+from .bundle import BUNDLE, write_bundle
 from .packages import plan_packages
 from .page import (URL_RE, Assets, check_panel_worker, drop_unused_bokeh, page_references, page_resources,
                    rewrite_page, run_convert, share_page_stylesheets, share_stylesheets)
 from .prerender import Scenario, url_table
 from .prerender import render as render_scenarios
 from .probe import NOT_IN_PAGE, run_probe
+from .pycompile import startup_modules
 from .project import ENTRY, EXAMPLE_QUERY, OUR_PACKAGES, ROOT, WEB, BuildError, panel_version, pyodide_version
-from .wheels import SITE_PACKAGES_IN_PYODIDE, BuiltWheel, build_wheels, check_left_out
+from .wheels import BuiltWheel, build_wheels, check_left_out
 
 DEFAULT_LOAD_TIMEOUT = 30.0
 PWA_ICONS = ("favicon.ico", "icon-vector.svg", "icon-32x32.png", "icon-192x192.png",
              "icon-512x512.png", "apple-touch-icon.png")
 BUILD_INFO = "build-info.json"
+# Staging folders (in the build's temporary folder) of the standard library's moved files.
+STDLIB_COMPILED, STDLIB_SOURCE = "stdlib-compiled", "stdlib-source"
 
 
 def build(out: Path, pyodide_url: str, load_timeout: float = DEFAULT_LOAD_TIMEOUT, log=print,
@@ -58,11 +64,12 @@ def build(out: Path, pyodide_url: str, load_timeout: float = DEFAULT_LOAD_TIMEOU
             log(f"build.py: from Pyodide {pyodide_version()}: "
                 + ", ".join(f"{p.name} {p.version}" for p in plan.from_pyodide))
             log("build.py: slim wheels: " + ", ".join(f"{s.dist} {s.version}" for s in plan.self_hosted))
-            wheels = build_wheels(plan, work, stage / "wheels")
+            moved, compile_moved = move_stdlib(work, probe["imported"])
+            wheels = build_wheels(plan, work, stage / "wheels", also_compile=[compile_moved])
             log("build.py: converting app/main.py with panel convert (pre-rendering its first state)")
             if prerender:
                 log("build.py: pre-rendering " + ", ".join(s.query for s in prerender))
-            site = write_site(stage, work, pyodide_url, load_timeout, plan, wheels, prerender)
+            site = write_site(stage, work, pyodide_url, load_timeout, plan, wheels, moved, prerender)
             check_site(stage)
         seconds = time.perf_counter() - started
         info = build_info(stage, pyodide_url, wheels, site, probe, seconds)
@@ -76,8 +83,19 @@ def build(out: Path, pyodide_url: str, load_timeout: float = DEFAULT_LOAD_TIMEOU
     return info
 
 
+def move_stdlib(work: Path, imported) -> tuple[stdlib.Split, dict]:
+    """Split the standard library (zip or bundle), stage the moved files; return the split and the tree to compile."""
+    release = npm_pyodide.pyodide_dir() / stdlib.STDLIB_ZIP
+    with zipfile.ZipFile(release) as zin:
+        names = zin.namelist()
+    moved = stdlib.split(names, imported, startup_modules(work))
+    stdlib.stage_moved(release, moved.compiled, work / STDLIB_COMPILED)
+    stdlib.stage_moved(release, moved.source, work / STDLIB_SOURCE)
+    return moved, {"path": STDLIB_COMPILED, "sourceless": True, "display_prefix": stdlib.MOVED_TO}
+
+
 def write_site(stage: Path, work: Path, pyodide_url: str, load_timeout: float, plan, wheels: list[BuiltWheel],
-               prerender: list[Scenario] = ()) -> dict:
+               moved: stdlib.Split, prerender: list[Scenario] = ()) -> dict:
     html, panel_worker = run_convert(ENTRY, work / "convert")
     check_panel_worker(panel_worker)
     html, dropped_bokeh = drop_unused_bokeh(html)
@@ -97,17 +115,21 @@ def write_site(stage: Path, work: Path, pyodide_url: str, load_timeout: float, p
         "wheels": [{"name": w.name, "version": w.version, "file": f"wheels/{w.path.name}",
                     "bytes": w.path.stat().st_size, "sha256": sha256(w.path)} for w in wheels],
     }
+    # The page downloads the wheels' files in one bundle, with the moved standard library.
+    bundle_info = write_bundle(stage / BUNDLE, [w.path for w in wheels],
+                               [work / STDLIB_COMPILED, work / STDLIB_SOURCE])
+    packages["bundle"] = {**bundle_info, "sha256": sha256(stage / BUNDLE)}
     (stage / "packages.json").write_text(json.dumps(packages, indent=2) + "\n")
 
-    stdlib_info = stdlib.write_stdlib(npm_pyodide.pyodide_dir() / stdlib.STDLIB_ZIP, stage / stdlib.STDLIB_ZIP)
+    stdlib_info = stdlib.write_stdlib(npm_pyodide.pyodide_dir() / stdlib.STDLIB_ZIP, stage / stdlib.STDLIB_ZIP, moved)
     worker_config = {
         "pyodideURL": pyodide_url,
         "pyodideIndexURL": index_url,
         "stdLibURL": stdlib.STDLIB_ZIP,
         "packages": {"from_pyodide": packages["from_pyodide"],
-                     "wheels": [{k: w[k] for k in ("name", "version", "file")} for w in packages["wheels"]]},
+                     "wheels": [{k: w[k] for k in ("name", "version")} for w in packages["wheels"]],
+                     "bundle": BUNDLE},
         "panelCdnRoot": "panel/",
-        "sitePackages": SITE_PACKAGES_IN_PYODIDE,
     }
     (stage / "worker.js").write_text(fill((WEB / "worker.js").read_text(), {"CONFIG": js_json(worker_config)}))
     host = re.match(r"^https?://([^/]+)/", pyodide_url)
@@ -152,7 +174,7 @@ def write_site(stage: Path, work: Path, pyodide_url: str, load_timeout: float, p
     precache = sorted({"index.html", "embed.html", "loader.js", "loader.css", "worker.js", "packages.json",
                        stdlib.STDLIB_ZIP,
                        "site.webmanifest", *(f"images/{name}" for name in PWA_ICONS),
-                       *page_references(stage / "index.html"), *(w["file"] for w in packages["wheels"])})
+                       *page_references(stage / "index.html"), BUNDLE})
     pyodide_origin = re.match(r"^(https?://[^/]+)/", pyodide_url)
     # The service worker's template takes some of these: the build id and the precache
     # list always; the files with their hashes, and where Pyodide comes from, as it needs.

@@ -11,16 +11,29 @@ its hashes are the ones the packages at that URL are checked against.)
 
 The build's probe runs the app as the page does; the build stops if it imported
 a module left out here (``check_left_out``).
+
+Python compiles a module of the zip from its source each time the page opens (the
+zip holds .py files only): about 0.7 s of the worker's start for the 130 modules
+the app imports. So those modules leave the zip (``split``): the build
+byte-compiles them, and the page gets them as .pyc in its code bundle
+(``bundle.py``), unpacked to /lib/python3.13, a folder on ``sys.path`` after the
+zip. What Python imports before the bundle is unpacked (Pyodide's start-up and a
+.tar.gz unpack, as measured by ``web/compile_pyc.mjs``) stays in the zip, and a
+package moves whole or not at all (its submodules that the app does not import
+move as source), so every module is in exactly one place.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import zipfile
 from pathlib import Path, PurePosixPath
 
 from .project import BuildError
 
 STDLIB_ZIP = "python_stdlib.zip"
+# Where the moved modules go in Pyodide's file system (on sys.path, after the zip).
+MOVED_TO = "/lib/python3.13"
 
 # Top-level modules and packages of the standard library left out.
 LEFT_OUT = (
@@ -65,16 +78,65 @@ def check_left_out(imported) -> None:
                          "take it out of sitebuild/stdlib.py's LEFT_OUT")
 
 
-def write_stdlib(source: Path, target: Path) -> dict:
-    """Copy Pyodide's standard library zip without what is left out; return a summary."""
-    kept = dropped = 0
+def module_of(name: str) -> str:
+    """The module of a .py entry of the zip: ``"email/utils.py"`` -> ``"email.utils"``, a package's __init__ its package."""
+    parts = list(PurePosixPath(name).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+@dataclasses.dataclass(frozen=True)
+class Split:
+    """The standard library's entries: the zip's, and those moved to the bundle (compiled, or as source)."""
+    zipped: tuple[str, ...]
+    compiled: tuple[str, ...]
+    source: tuple[str, ...]
+
+
+def split(names, imported, startup) -> Split:
+    """Which entries of the zip (``names``) move to the bundle.
+
+    A top-level module or package moves when the app imports it (``imported``, the
+    probe's modules) and Python has not imported it at start-up (``startup``). Of a
+    moved package, the modules the app imports are compiled; its other files move as
+    they are. Folder entries stay (the bundle makes folders as it needs them).
+    """
+    imported, startup = set(imported), set(startup)
+    zipped, compiled, source = [], [], []
+    for name in names:
+        if left_out(name):
+            continue
+        top = PurePosixPath(name).parts[0]
+        top = top[:-3] if top.endswith(".py") else top
+        if name.endswith("/") or top not in imported or top in startup:
+            zipped.append(name)
+        elif name.endswith(".py") and module_of(name) in imported:
+            compiled.append(name)
+        else:
+            source.append(name)
+    return Split(tuple(zipped), tuple(compiled), tuple(source))
+
+
+def write_stdlib(source: Path, target: Path, moved: Split) -> dict:
+    """Copy Pyodide's standard library zip without what is left out or moved; return a summary."""
+    keep = set(moved.zipped)
     with zipfile.ZipFile(source) as zin, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zout:
-        for info in zin.infolist():
-            if left_out(info.filename):
-                dropped += 1
-                continue
-            zout.writestr(info, zin.read(info.filename))
-            kept += 1
-    return {"file": STDLIB_ZIP, "entries_kept": kept, "entries_left_out": dropped,
+        infos = zin.infolist()
+        for info in infos:
+            if info.filename in keep:
+                zout.writestr(info, zin.read(info.filename))
+    return {"file": STDLIB_ZIP, "entries_kept": len(keep),
+            "entries_left_out": len(infos) - len(keep) - len(moved.compiled) - len(moved.source),
+            "entries_moved_compiled": len(moved.compiled), "entries_moved_source": len(moved.source),
             "bytes": target.stat().st_size, "from_bytes": source.stat().st_size}
+
+
+def stage_moved(source: Path, names, dest: Path) -> None:
+    """Extract entries of the zip into dest (to be compiled, or bundled as they are)."""
+    with zipfile.ZipFile(source) as zin:
+        for name in names:
+            target = dest / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(zin.read(name))
 

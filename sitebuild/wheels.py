@@ -14,17 +14,15 @@ import base64
 import dataclasses
 import hashlib
 import importlib.metadata
-import json
 import os
 import re
 import shutil
-import subprocess
 import zipfile
 from pathlib import Path, PurePosixPath
 
-from . import npm_pyodide
 from .packages import Plan, canonical
-from .project import OUR_PACKAGES, ROOT, WEB, BuildError, project
+from .project import OUR_PACKAGES, ROOT, BuildError, project
+from .pycompile import compile_trees
 
 SITE_PACKAGES_IN_PYODIDE = "/lib/python3.13/site-packages"
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)
@@ -165,21 +163,6 @@ def stage_our_code(dest: Path) -> Path:
     return dist_info
 
 
-def compile_trees(root: Path, trees: list[dict]) -> dict:
-    """Byte-compile staged trees to Python 3.13 with Pyodide's Python under Node (web/compile_pyc.mjs)."""
-    if shutil.which("node") is None:
-        raise BuildError("node is not on PATH (Node 20 compiles the wheels with Pyodide's Python 3.13)")
-    npm_pyodide.lock()  # checks the npm package is there, at the pinned version
-    job = root / "compile-job.json"
-    job.write_text(json.dumps({"root": str(root), "trees": trees}))
-    result = subprocess.run(["node", str(WEB / "compile_pyc.mjs"), str(npm_pyodide.pyodide_dir()), str(job)],
-                            capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=600)
-    if result.returncode != 0:
-        last = (result.stderr.strip().splitlines() or ["(no output)"])[-1]
-        raise BuildError(f"byte-compiling with Pyodide failed: {last}")
-    return json.loads(result.stdout.strip().splitlines()[-1])
-
-
 def wheel_tag(dist_info_dir: Path) -> str:
     wheel_file = dist_info_dir / "WHEEL"
     tags = [line.split(":", 1)[1].strip() for line in wheel_file.read_text().splitlines()
@@ -227,7 +210,8 @@ class BuiltWheel:
     dropped: int
 
 
-def build_wheels(plan: Plan, work: Path, out_dir: Path) -> list[BuiltWheel]:
+def build_wheels(plan: Plan, work: Path, out_dir: Path, also_compile=()) -> list[BuiltWheel]:
+    """The slim wheels and ours, in out_dir; ``also_compile`` (trees as compile_trees takes them) in the same run."""
     out_dir.mkdir(parents=True)
     site = work / "site"
     staged, trees = [], []
@@ -243,7 +227,7 @@ def build_wheels(plan: Plan, work: Path, out_dir: Path) -> list[BuiltWheel]:
     staged.append((meta["name"], meta["version"], ours, dist_info, True, 0))
     trees.append({"path": str(ours.relative_to(work)), "sourceless": True,
                   "display_prefix": SITE_PACKAGES_IN_PYODIDE})
-    compile_trees(work, trees)
+    compile_trees(work, [*trees, *also_compile])
     built = []
     for name, version, tree, dist_info, is_ours, dropped in staged:
         path = write_wheel(tree, dist_info, name, version, out_dir)

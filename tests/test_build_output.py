@@ -74,7 +74,10 @@ def test_the_worker_holds_no_python_and_calls_the_protocol_module(built):
     assert "import " not in re.sub(r'pyimport\("app\.worker_protocol"\)', "", worker.split("const CONFIG")[1])
     # The packages to download at once, the same as packages.json lists.
     assert config["packages"]["from_pyodide"] == built.packages["from_pyodide"]
-    assert [w["file"] for w in config["packages"]["wheels"]] == [w["file"] for w in built.packages["wheels"]]
+    assert config["packages"]["wheels"] == [{"name": w["name"], "version": w["version"]}
+                                            for w in built.packages["wheels"]]
+    # Their files come in one download, the bundle.
+    assert config["packages"]["bundle"] == built.packages["bundle"]["file"] == "python.tar.gz"
 
 
 def test_our_wheel_holds_our_code_and_the_worker_protocol(built):
@@ -142,6 +145,9 @@ def test_the_page_installs_exactly_the_listed_packages_and_nothing_panel_would_p
     assert "micropip" not in built.text("worker.js")
     for wheel_entry in packages["wheels"]:
         assert (built.out / wheel_entry["file"]).stat().st_size == wheel_entry["bytes"]
+    bundle = built.out / packages["bundle"]["file"]
+    assert bundle.stat().st_size == packages["bundle"]["bytes"]
+    assert hashlib.sha256(bundle.read_bytes()).hexdigest() == packages["bundle"]["sha256"]
 
 
 def test_slim_wheels_leave_out_the_js_and_css_the_page_loads_separately(built):
@@ -192,15 +198,51 @@ def test_the_site_hosts_pyodides_standard_library_without_what_the_page_never_im
     assert names < set(release.namelist())
     for name in names:
         assert ours.read(name) == release.read(name), name
+    moved = stdlib_in_bundle(built)
     for gone in ("xml/__init__.py", "pdb.py", "encodings/cp1250.py", "encodings/big5.py", "optparse.py", "_pyio.py"):
-        assert gone not in names, gone
+        assert gone not in names and gone not in moved, gone
     for kept in ("encodings/utf_8.py", "encodings/cp437.py", "zipfile/__init__.py", "asyncio/__init__.py",
-                 "email/__init__.py", "unittest/mock.py", "pyodide/__init__.py",
+                 "pyodide/__init__.py",
                  "tarfile.py"):  # Pyodide's package loader imports tarfile (the probe does not see it)
         assert kept in names, kept
     info = built.info["python_stdlib"]
-    assert info["bytes"] == (built.out / "python_stdlib.zip").stat().st_size < 0.8 * info["from_bytes"]
+    assert info["bytes"] == (built.out / "python_stdlib.zip").stat().st_size < 0.5 * info["from_bytes"]
     assert "python_stdlib.zip" in built.text("serviceWorker.js").split("const PRECACHE")[1].split(";")[0]
+
+
+def stdlib_in_bundle(built: RealSite) -> dict[str, bytes]:
+    """The bundle's files of the standard library, by their name in the zip (a .pyc as its .py)."""
+    from sitebuild.bundle import read_bundle
+    files = read_bundle(built.out / "python.tar.gz")
+    prefix = "lib/python3.13/"
+    return {(name[len(prefix):-1] if name.endswith(".pyc") else name[len(prefix):]): data
+            for name, data in files.items() if name.startswith(prefix) and "/site-packages/" not in "/" + name}
+
+
+def test_each_module_of_the_standard_library_is_in_the_zip_or_the_bundle_and_never_both(built):
+    from sitebuild import stdlib
+    from sitebuild.npm_pyodide import pyodide_dir
+    zipped = set(zipfile.ZipFile(built.out / "python_stdlib.zip").namelist())
+    moved = stdlib_in_bundle(built)
+    release = zipfile.ZipFile(pyodide_dir() / "python_stdlib.zip")
+    files = [n for n in release.namelist() if not n.endswith("/") and not stdlib.left_out(n)]
+    assert {n for n in files if (n in zipped) == (n in moved)} == set()
+    assert set(moved) <= set(files)
+    # The app's modules, compiled: the page imports them without compiling (email, http,
+    # urllib... which Python does not import at start-up).
+    compiled = {n for n, data in moved.items() if data[:4] != release.read(n)[:4]}
+    for name in ("email/utils.py", "http/client.py", "urllib/parse.py", "uuid.py", "html/__init__.py"):
+        assert name in compiled, name
+    assert len(compiled) >= 60
+    for name in compiled:
+        assert int.from_bytes(moved[name][4:8], "little") == 0b01, name  # PEP 552: unchecked hash
+    # What Python imports before the bundle is unpacked stays in the zip.
+    for name in ("asyncio/base_events.py", "json/decoder.py", "tarfile.py", "gzip.py", "pyodide/_package_loader.py",
+                 "zipfile/__init__.py", "pathlib/_local.py", "shutil.py"):
+        assert name in zipped and name not in moved, name
+    info = built.info["python_stdlib"]
+    assert info["entries_moved_compiled"] == len(compiled)
+    assert info["entries_moved_compiled"] + info["entries_moved_source"] == len(moved)
 
 
 def test_third_party_wheels_are_byte_compiled_by_pyodide_without_sources(built):

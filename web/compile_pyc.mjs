@@ -8,8 +8,14 @@
 // mod.py and deletes mod.py (the layout of Pyodide's own "pyc" build: imports skip the
 // compile and the wheel shrinks); sourceless=false keeps mod.py and adds
 // __pycache__/mod.cpython-313.pyc. Both use unchecked-hash pycs (PEP 552), so file times
-// lost in a zip do not matter. Prints one JSON line: {"compiled": N, "python": "3.13.x"}.
+// lost in a zip do not matter.
+//
+// Before compiling it notes the modules Python has imported once Pyodide has started and
+// unpacked a .tar.gz (what the page's worker does before its code bundle is in place):
+// those must stay in the standard library zip (sitebuild/stdlib.py).
+// Prints one JSON line: {"compiled": N, "python": "3.13.x", "cache_tag": ..., "startup_modules": [...]}.
 import { readFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -21,6 +27,9 @@ if (!pyodideDir || !jobPath) {
 const job = JSON.parse(readFileSync(jobPath, "utf8"));
 const { loadPyodide } = await import(pathToFileURL(join(resolve(pyodideDir), "pyodide.mjs")).href);
 const pyodide = await loadPyodide({ indexURL: resolve(pyodideDir) + "/" });
+// An empty tar (two zero blocks), gzipped: unpacking it imports what any unpack imports.
+pyodide.unpackArchive(new Uint8Array(gzipSync(Buffer.alloc(1024))), "gztar", { extractDir: "/tmp/unpacked" });
+const startupModules = pyodide.runPython("import sys; sorted(sys.modules)").toJs();
 pyodide.mountNodeFS("/build", resolve(job.root));
 pyodide.globals.set("job_json", JSON.stringify(job));
 const out = pyodide.runPython(`
@@ -51,4 +60,6 @@ for tree in job["trees"]:
 json.dumps({"compiled": count, "python": sys.version.split()[0],
             "cache_tag": sys.implementation.cache_tag})
 `);
-process.stdout.write(out + "\n");
+const result = JSON.parse(out);
+result.startup_modules = startupModules;
+process.stdout.write(JSON.stringify(result) + "\n");

@@ -2,10 +2,12 @@
 //
 // Written by build.py from web/worker.js. The Python it runs is one module of our
 // wheel, app/worker_protocol.py; this file only downloads, reports and relays:
-//   - downloads start at once and in parallel: Pyodide's runtime and every package
-//     in packages.json, so installing starts as soon as Python is up (our wheels are
-//     unpacked from the downloaded bytes; Pyodide's own fetch of its packages is
-//     answered from the HTTP cache);
+//   - downloads start at once and in parallel: Pyodide's runtime, every package of
+//     Pyodide's in packages.json, and our bundle (python.tar.gz: the slim wheels'
+//     files and the standard library's moved modules, sitebuild/bundle.py), so
+//     installing starts as soon as Python is up (the bundle is gunzipped by the
+//     browser meanwhile and written into Pyodide's file system by untar() below;
+//     Pyodide's own fetch of its packages is answered from the HTTP cache);
 //   - it reports its progress ("progress" with stage runtime / runtime-start /
 //     runtime-ready / packages / app) and any failure ("failed" with the stage),
 //     so the page says what is happening in plain words;
@@ -35,12 +37,58 @@ function failed(stage, error) {
 const here = (path) => new URL(path, self.location.href).href;
 const indexURL = here(CONFIG.pyodideIndexURL);
 
-// Read a file to the end: its bytes (our wheels, unpacked from them), and the HTTP cache
+// Read a file to the end: its bytes (our bundle, unpacked from them), and the HTTP cache
 // holds it when Pyodide asks again (its compiled packages, served with long cache times).
 async function download(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
   return response.arrayBuffer();
+}
+
+// The bundle's tar bytes, gunzipped by the browser while Pyodide starts; or, without
+// DecompressionStream (Safari before 16.4), the .tar.gz for Pyodide's own unpacker.
+// A server that already sent it gunzipped (Content-Encoding) gives a tar: no gzip magic.
+async function downloadBundle(url) {
+  const bytes = await download(url);
+  const head = new Uint8Array(bytes, 0, 2);
+  if (head[0] !== 0x1f || head[1] !== 0x8b) return { tar: bytes };
+  if (typeof DecompressionStream !== "function") return { gzip: bytes };
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return { tar: await new Response(stream).arrayBuffer() };
+}
+
+// Write a ustar archive's regular files into Pyodide's file system under "/" (the
+// build writes nothing else: sitebuild/bundle.py). Returns the number of files.
+function untar(FS, buffer) {
+  const bytes = new Uint8Array(buffer);
+  const text = new TextDecoder();
+  const field = (start, length) => {
+    let end = start;
+    while (end < start + length && bytes[end] !== 0) end++;
+    return text.decode(bytes.subarray(start, end));
+  };
+  const folders = new Set();
+  let offset = 0;
+  let files = 0;
+  while (offset + 512 <= bytes.length) {
+    const name = field(offset, 100);
+    if (!name) break; // the zero blocks that end the archive
+    const size = parseInt(field(offset + 124, 12).trim() || "0", 8);
+    const type = bytes[offset + 156];
+    const prefix = field(offset + 345, 155);
+    const path = "/" + (prefix ? `${prefix}/${name}` : name);
+    if (type !== 0x30 && type !== 0) throw new Error(`bundle: ${path} is not a regular file`);
+    offset += 512;
+    const folder = path.slice(0, path.lastIndexOf("/"));
+    if (!folders.has(folder)) {
+      FS.mkdirTree(folder);
+      folders.add(folder);
+    }
+    FS.writeFile(path, bytes.subarray(offset, offset + size));
+    files++;
+    offset += Math.ceil(size / 512) * 512;
+  }
+  return files;
 }
 
 // "runtime-start" once Pyodide's WebAssembly is downloaded: Python is compiling and
@@ -83,8 +131,8 @@ async function start() {
   progress("runtime");
   const packages = CONFIG.packages;
   const fromPyodide = packages.from_pyodide.map((p) => download(indexURL + p.file_name));
-  const wheels = packages.wheels.map((w) => download(here(w.file)));
-  for (const pending of [...fromPyodide, ...wheels]) pending.catch(() => {}); // reported in the packages stage
+  const bundle = downloadBundle(here(packages.bundle));
+  for (const pending of [...fromPyodide, bundle]) pending.catch(() => {}); // reported in the packages stage
 
   let pyodide;
   const runtimeStarting = watchRuntimeDownload();
@@ -101,11 +149,11 @@ async function start() {
 
   try {
     const names = packages.from_pyodide.map((p) => p.name);
-    progress("packages", `${names.length + wheels.length} packages`);
-    // Our wheels are pure Python: unpacked from the bytes already downloaded.
-    for (const bytes of await Promise.all(wheels)) {
-      pyodide.unpackArchive(bytes, "wheel", { extractDir: CONFIG.sitePackages });
-    }
+    progress("packages", `${names.length + packages.wheels.length} packages`);
+    // Our wheels' files and the moved standard library: from the bytes already downloaded.
+    const unpacked = await bundle;
+    if (unpacked.tar) untar(pyodide.FS, unpacked.tar);
+    else pyodide.unpackArchive(unpacked.gzip, "gztar", { extractDir: "/" });
     pyodide.pyimport("importlib").invalidate_caches();
     const problems = [];
     await pyodide.loadPackage(names, {
