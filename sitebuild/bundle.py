@@ -2,8 +2,9 @@
 
 The worker (``web/worker.js``) unpacks it at ``/`` in Pyodide's file system:
 the wheels' files under ``site-packages`` (dist-info folders included, so
-``importlib.metadata`` sees every package) and the modules of the standard
-library that leave its zip (``stdlib.split``) under ``/lib/python3.13``. One
+``importlib.metadata`` sees every package), the modules of the standard
+library that leave its zip (``stdlib.split``) under ``/lib/python3.13``, and
+``__pycache__`` files for Pyodide's own packages (``release_pycs.py``). One
 gzip stream over all of them compresses better than one zip per wheel, where
 each file is deflated alone: the bytes saved pay for the moved modules' .pyc.
 
@@ -16,34 +17,52 @@ from __future__ import annotations
 
 import gzip
 import io
+import re
 import tarfile
 import zipfile
 from pathlib import Path
 
 from .project import BuildError
-from .stdlib import MOVED_TO
 from .wheels import SITE_PACKAGES_IN_PYODIDE
 
 BUNDLE = "python.tar.gz"
+# Of a wheel's dist-info, the page reads METADATA's headers (importlib.metadata: name,
+# version, requirements) and entry points; not its RECORD (for uninstalling) nor the
+# long description after the headers (a README). Licences stay.
+DIST_INFO_RECORD = re.compile(r"^[^/]+\.dist-info/RECORD$")
+DIST_INFO_METADATA = re.compile(r"^[^/]+\.dist-info/METADATA$")
 
 
-def bundle_files(wheels: list[Path], moved_roots: list[Path]) -> dict[str, bytes]:
-    """Path in Pyodide's file system (without the leading /) -> bytes, for every file of the bundle."""
+def metadata_headers(data: bytes) -> bytes:
+    """A METADATA file without its body (the long description after the first blank line)."""
+    head, blank, _ = data.replace(b"\r\n", b"\n").partition(b"\n\n")
+    return head + b"\n" if blank else data
+
+
+def bundle_files(wheels: list[Path], folders: list[tuple[Path, str]]) -> dict[str, bytes]:
+    """Path in Pyodide's file system (without the leading /) -> bytes, for every file of the bundle.
+
+    The wheels' files go to site-packages; each (folder, prefix) puts the folder's files under prefix.
+    """
     files = {}
     for wheel in wheels:
         with zipfile.ZipFile(wheel) as whl:
             for info in whl.infolist():
-                if not info.is_dir():
-                    files[f"{SITE_PACKAGES_IN_PYODIDE}/{info.filename}".lstrip("/")] = whl.read(info)
-    for root in moved_roots:
+                if info.is_dir() or DIST_INFO_RECORD.search(info.filename):
+                    continue
+                data = whl.read(info)
+                if DIST_INFO_METADATA.search(info.filename):
+                    data = metadata_headers(data)
+                files[f"{SITE_PACKAGES_IN_PYODIDE}/{info.filename}".lstrip("/")] = data
+    for root, prefix in folders:
         for path in sorted(p for p in root.rglob("*") if p.is_file()):
-            files[f"{MOVED_TO}/{path.relative_to(root).as_posix()}".lstrip("/")] = path.read_bytes()
+            files[f"{prefix.rstrip('/')}/{path.relative_to(root).as_posix()}".lstrip("/")] = path.read_bytes()
     return files
 
 
-def write_bundle(target: Path, wheels: list[Path], moved_roots: list[Path]) -> dict:
+def write_bundle(target: Path, wheels: list[Path], folders: list[tuple[Path, str]]) -> dict:
     """Write the bundle; return a summary for packages.json."""
-    files = bundle_files(wheels, moved_roots)
+    files = bundle_files(wheels, folders)
     raw = io.BytesIO()
     with tarfile.open(fileobj=raw, mode="w", format=tarfile.USTAR_FORMAT) as tar:
         for name in sorted(files):

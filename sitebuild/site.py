@@ -23,7 +23,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from . import npm_pyodide, stdlib
+from . import npm_pyodide, release_pycs, stdlib
 from .bundle import BUNDLE, write_bundle
 from .packages import plan_packages
 from .page import (URL_RE, Assets, check_panel_worker, drop_unused_bokeh, page_references, page_resources,
@@ -33,7 +33,7 @@ from .prerender import render as render_scenarios
 from .probe import NOT_IN_PAGE, run_probe
 from .pycompile import startup_modules
 from .project import ENTRY, EXAMPLE_QUERY, OUR_PACKAGES, ROOT, WEB, BuildError, panel_version, pyodide_version
-from .wheels import BuiltWheel, build_wheels, check_left_out
+from .wheels import SITE_PACKAGES_IN_PYODIDE, BuiltWheel, build_wheels, check_left_out
 
 DEFAULT_LOAD_TIMEOUT = 30.0
 PWA_ICONS = ("favicon.ico", "icon-vector.svg", "icon-32x32.png", "icon-192x192.png",
@@ -65,11 +65,16 @@ def build(out: Path, pyodide_url: str, load_timeout: float = DEFAULT_LOAD_TIMEOU
                 + ", ".join(f"{p.name} {p.version}" for p in plan.from_pyodide))
             log("build.py: slim wheels: " + ", ".join(f"{s.dist} {s.version}" for s in plan.self_hosted))
             moved, compile_moved = move_stdlib(work, probe["imported"])
-            wheels = build_wheels(plan, work, stage / "wheels", also_compile=[compile_moved])
+            release_tree, release_summary = release_pycs.stage(plan.from_pyodide, probe["imported"], work, log)
+            wheels = build_wheels(plan, work, stage / "wheels",
+                                  also_compile=[compile_moved, *([release_tree] if release_tree else [])])
+            if release_tree:
+                release_pycs.caches_only(work / release_tree["path"])
             log("build.py: converting app/main.py with panel convert (pre-rendering its first state)")
             if prerender:
                 log("build.py: pre-rendering " + ", ".join(s.query for s in prerender))
             site = write_site(stage, work, pyodide_url, load_timeout, plan, wheels, moved, prerender)
+            site["release_pycs"] = release_summary
             check_site(stage)
         seconds = time.perf_counter() - started
         info = build_info(stage, pyodide_url, wheels, site, probe, seconds)
@@ -91,7 +96,7 @@ def move_stdlib(work: Path, imported) -> tuple[stdlib.Split, dict]:
     moved = stdlib.split(names, imported, startup_modules(work))
     stdlib.stage_moved(release, moved.compiled, work / STDLIB_COMPILED)
     stdlib.stage_moved(release, moved.source, work / STDLIB_SOURCE)
-    return moved, {"path": STDLIB_COMPILED, "sourceless": True, "display_prefix": stdlib.MOVED_TO}
+    return moved, {"path": STDLIB_COMPILED, "sourceless": True, "docstrings": False, "display_prefix": stdlib.MOVED_TO}
 
 
 def write_site(stage: Path, work: Path, pyodide_url: str, load_timeout: float, plan, wheels: list[BuiltWheel],
@@ -116,8 +121,9 @@ def write_site(stage: Path, work: Path, pyodide_url: str, load_timeout: float, p
                     "bytes": w.path.stat().st_size, "sha256": sha256(w.path)} for w in wheels],
     }
     # The page downloads the wheels' files in one bundle, with the moved standard library.
-    bundle_info = write_bundle(stage / BUNDLE, [w.path for w in wheels],
-                               [work / STDLIB_COMPILED, work / STDLIB_SOURCE])
+    bundle_info = write_bundle(stage / BUNDLE, [w.path for w in wheels], [
+        (work / STDLIB_COMPILED, stdlib.MOVED_TO), (work / STDLIB_SOURCE, stdlib.MOVED_TO),
+        (work / release_pycs.STAGED, SITE_PACKAGES_IN_PYODIDE)])
     packages["bundle"] = {**bundle_info, "sha256": sha256(stage / BUNDLE)}
     (stage / "packages.json").write_text(json.dumps(packages, indent=2) + "\n")
 
@@ -290,6 +296,7 @@ def build_info(stage: Path, pyodide_url: str, wheels: list[BuiltWheel], site: di
         "build_seconds": round(seconds, 1),
         "bokeh_extensions_left_out": site["dropped_bokeh"],
         "python_stdlib": site["stdlib"],
+        "release_pycs": site["release_pycs"],
         "prerendered": [{"query": e["query"], "file": e["file"]} for e in site["prerenders"]],
         "from_pyodide": site["packages"]["from_pyodide"],
         "wheels": site["packages"]["wheels"],

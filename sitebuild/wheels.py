@@ -219,7 +219,8 @@ def build_wheels(plan: Plan, work: Path, out_dir: Path, also_compile=()) -> list
         tree = site / canonical(item.dist)
         dist_info, dropped = stage_distribution(item.dist, tree)
         staged.append((item.dist, item.version, tree, dist_info, False, len(dropped)))
-        trees.append({"path": str(tree.relative_to(work)), "sourceless": True,
+        # Without docstrings, as -OO would (these libraries handle __doc__ None): 0.36 MB less to download.
+        trees.append({"path": str(tree.relative_to(work)), "sourceless": True, "docstrings": False,
                       "display_prefix": SITE_PACKAGES_IN_PYODIDE})
     ours = site / "specstep"
     dist_info = stage_our_code(ours)

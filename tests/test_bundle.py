@@ -65,8 +65,9 @@ def small_bundle(tmp_path):
     (moved / "email" / "utils.pyc").write_bytes(bytes(range(256)) * 3)
     (moved / "uuid.pyc").write_bytes(b"uuid")
     target = tmp_path / "python.tar.gz"
-    info = write_bundle(target, [wheel], [moved])
-    return target, info, bundle_files([wheel], [moved])
+    folders = [(moved, "/lib/python3.13")]
+    info = write_bundle(target, [wheel], folders)
+    return target, info, bundle_files([wheel], folders)
 
 
 def test_the_bundle_holds_the_wheels_in_site_packages_and_the_moved_stdlib_beside_it(small_bundle):
@@ -93,7 +94,7 @@ def test_the_bundle_is_plain_ustar_of_regular_files_and_reproducible(small_bundl
     assert b"ustar\x0000" in raw.read(512)  # POSIX ustar, no GNU or pax extensions
     again = tmp_path / "again.tar.gz"
     wheel = tmp_path / "demo-1.0-py3-none-any.whl"
-    write_bundle(again, [wheel], [tmp_path / "moved"])
+    write_bundle(again, [wheel], [(tmp_path / "moved", "/lib/python3.13")])
     assert again.read_bytes() == target.read_bytes()
 
 
@@ -171,3 +172,37 @@ print(json.dumps({"same": sum(got[p] == h for p, h in wanted.items() if p in got
 """
     out = run_in_pyodide(script, mounts=(str(given),))
     assert json.loads(out.strip().splitlines()[-1]) == {"same": len(expected), "missing": 0}
+
+
+@pytest.mark.slow
+@pytest.mark.pyodide
+def test_numpy_imports_from_the_bundles_bytecode_in_real_pyodide(tmp_path):
+    """Pyodide's numpy wheel has sources only; the bundle's checked __pycache__ files spare compiling them."""
+    built = real_site()
+    if not built.info["release_pycs"].get("numpy", {}).get("modules"):
+        pytest.skip(f"this build has no bytecode for numpy: {built.info['release_pycs'].get('numpy')}")
+    given = tmp_path / "given"
+    given.mkdir()
+    shutil.copyfile(built.out / "python.tar.gz", given / "python.tar.gz")
+    script = """
+import importlib._bootstrap_external as external, json, os, sys
+import pyodide_js
+from pyodide.ffi import to_js
+data = open("/home/pyodide/given/python.tar.gz", "rb").read()
+pyodide_js.unpackArchive(to_js(data), "gztar", to_js({"extractDir": "/"}, dict_converter=dict))
+compiled = []
+source_to_code = external.SourceLoader.source_to_code
+def counting(self, data, path, *args, **kwargs):
+    compiled.append(path.split("site-packages/")[-1])
+    return source_to_code(self, data, path, *args, **kwargs)
+external.SourceLoader.source_to_code = counting
+import numpy
+ours = [m for m in sys.modules if m.startswith("numpy")]
+assert float(numpy.arange(4).sum()) == 6.0 and numpy.concatenate.__doc__  # docs where numpy needs them
+print(json.dumps({"numpy_modules": len(ours), "compiled": sorted(p for p in compiled if p.startswith("numpy/"))}))
+"""
+    out = run_in_pyodide(script, mounts=(str(given),), index_url=built.pyodide_folder, load=("numpy",))
+    got = json.loads(out.strip().splitlines()[-1])
+    assert got["numpy_modules"] > 60
+    # Only files Pyodide's build changed compile (numpy/__config__.py is generated at build time).
+    assert len(got["compiled"]) <= 3, got["compiled"]

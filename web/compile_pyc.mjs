@@ -7,8 +7,11 @@
 // Every .py under each tree is compiled in place. sourceless=true writes mod.pyc beside
 // mod.py and deletes mod.py (the layout of Pyodide's own "pyc" build: imports skip the
 // compile and the wheel shrinks); sourceless=false keeps mod.py and adds
-// __pycache__/mod.cpython-313.pyc. Both use unchecked-hash pycs (PEP 552), so file times
-// lost in a zip do not matter.
+// __pycache__/mod.cpython-313.pyc. Both use hash-based pycs (PEP 552), so file times
+// lost in a zip do not matter: unchecked, or with "checked": true checked against the
+// source Python finds (for sources the page gets from elsewhere). "docstrings": false
+// leaves out docstrings as -OO does, keeping asserts (but not in the files listed in
+// "docstrings_kept", paths relative to the tree).
 //
 // Before compiling it notes the modules Python has imported once Pyodide has started and
 // unpacked a .tar.gz (what the page's worker does before its code bundle is in place):
@@ -33,10 +36,31 @@ const startupModules = pyodide.runPython("import sys; sorted(sys.modules)").toJs
 pyodide.mountNodeFS("/build", resolve(job.root));
 pyodide.globals.set("job_json", JSON.stringify(job));
 const out = pyodide.runPython(`
-import json, os, py_compile, sys, importlib.util
+import ast, importlib.util, json, marshal, os, sys
 
 job = json.loads(job_json)
-mode = py_compile.PycInvalidationMode.UNCHECKED_HASH
+
+
+def without_docstrings(tree):
+    """What -OO drops of a module, class or function, and nothing else (asserts stay)."""
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \\
+                    and isinstance(first.value.value, str):
+                node.body[0:1] = [] if len(node.body) > 1 else [ast.copy_location(ast.Pass(), first)]
+    return tree
+
+
+def pyc(source, display, docstrings, checked):
+    """A hash-based .pyc (PEP 552): checked ones are used only while the source is unchanged."""
+    code = compile(source if docstrings else without_docstrings(ast.parse(source, display)), display, "exec",
+                   dont_inherit=True)
+    flags = 0b11 if checked else 0b01
+    return importlib.util.MAGIC_NUMBER + flags.to_bytes(4, "little") + importlib.util.source_hash(source) \\
+        + marshal.dumps(code)
+
+
 count = 0
 for tree in job["trees"]:
     base = os.path.join("/build", tree["path"])
@@ -52,8 +76,12 @@ for tree in job["trees"]:
                 target = source[:-3] + ".pyc"
             else:
                 target = importlib.util.cache_from_source(source)
-            py_compile.compile(source, cfile=target, dfile=display, doraise=True,
-                               invalidation_mode=mode)
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+            docstrings = tree.get("docstrings", True) or rel in tree.get("docstrings_kept", ())
+            with open(source, "rb") as file:
+                data = pyc(file.read(), display, docstrings, tree.get("checked", False))
+            with open(target, "wb") as file:
+                file.write(data)
             if tree["sourceless"]:
                 os.remove(source)
             count += 1
