@@ -46,7 +46,7 @@ from build_support.servers import LocalServer, wait_until  # noqa: E402
 from sitebuild.npm_pyodide import NPM_DIR  # noqa: E402
 
 BASELINE = "8672584"
-STAGES = ("start", "runtime", "runtime-start", "runtime-ready", "packages", "app", "ready")
+STAGES = ("start", "runtime", "runtime-start", "runtime-ready", "packages", "app", "drawing", "ready")
 
 
 def baseline_checkout(commit: str) -> Path:

@@ -20,6 +20,7 @@ import sys
 import zipfile
 from pathlib import Path, PurePosixPath
 
+from .packages import ALWAYS_FROM_PYODIDE
 from .wheels import SITE_PACKAGES_IN_PYODIDE
 
 # Any platform with wheels for every package Pyodide builds: only their .py files are used.
@@ -68,9 +69,12 @@ def stage(packages, imported, work: Path, log=print) -> tuple[dict | None, dict]
             summary[package.name] = {"modules": 0, "why_none": why}
             continue
         count = 0
+        # A package installed for Pyodide's sake only (pyodide-http) is not imported by the
+        # probe, which runs in CPython: all its modules, then.
+        everything = package.name in ALWAYS_FROM_PYODIDE
         with zipfile.ZipFile(wheel) as whl:
             for name in whl.namelist():
-                if name.endswith(".py") and module_of(name) in imported:
+                if name.endswith(".py") and (everything or module_of(name) in imported):
                     target = root / name
                     target.parent.mkdir(parents=True, exist_ok=True)
                     target.write_bytes(whl.read(name))

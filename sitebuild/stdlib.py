@@ -103,6 +103,8 @@ def split(names, imported, startup) -> Split:
     they are. Folder entries stay (the bundle makes folders as it needs them).
     """
     imported, startup = set(imported), set(startup)
+    if "sysconfig" in imported:  # its data module is named after the platform: Pyodide's is not the probe's
+        imported |= {PurePosixPath(name).stem for name in names if name.startswith("_sysconfigdata_")}
     zipped, compiled, source = [], [], []
     for name in names:
         if left_out(name):

@@ -45,6 +45,14 @@ def test_split_moves_whole_packages_the_app_imports_after_start_up():
         assert gone not in got.zipped + got.compiled + got.source
 
 
+def test_split_moves_pyodides_sysconfig_data_with_sysconfig():
+    # The probe (CPython on Linux) imports _sysconfigdata_x86_64...; Pyodide's is named for emscripten.
+    names = ["sysconfig/__init__.py", "_sysconfigdata__emscripten_wasm32-emscripten.py", "_strptime.py"]
+    got = stdlib.split(names, {"sysconfig", "_sysconfigdata__linux_x86_64-linux-gnu"}, set())
+    assert got.compiled == ("sysconfig/__init__.py", "_sysconfigdata__emscripten_wasm32-emscripten.py")
+    assert stdlib.split(names, {"os"}, set()).compiled == ()
+
+
 def make_wheel(path: Path, files: dict[str, bytes]) -> Path:
     with zipfile.ZipFile(path, "w") as whl:
         for name, data in files.items():

@@ -666,6 +666,7 @@
         worker.busy = false;
       }
     } else if (msg.type === "render") {
+      mark("drawing"); // Python is done; from here to "ready" the page draws the widget
       try {
         workerRendering = true;
         await prerendering;
