@@ -66,7 +66,10 @@ async def start(location_json: str, cdn_root: str | None = None, entry: str = EN
     """
     if cdn_root:
         os.environ["PANEL_CDN_ROOT"] = cdn_root
-    from panel.io.pyodide import init_doc, write_doc
+    from app.fast_import import bokeh_without_signatures
+
+    with bokeh_without_signatures():
+        from panel.io.pyodide import init_doc, write_doc
 
     init_doc()
     from app import urlstate

@@ -1,0 +1,46 @@
+"""Importing Panel and Bokeh in the page's worker without Bokeh's help() signatures.
+
+As each of its ~450 model classes is defined, Bokeh 3.9 gives the class's
+``__init__`` an ``inspect.Signature`` of its properties, for ``help()`` and
+editors (``Model.__init_subclass__``, through ``Model.parameters()``). In
+Pyodide that is about 0.35 s of the 0.7 s that importing ``bokeh.models``
+takes, on every page load; the page never asks for help. While Panel is
+imported, ``Model.__init_subclass__`` does everything but that, and afterwards
+it is Bokeh's again (classes defined later get their signatures). The classes
+made meanwhile keep ``__init__``'s own signature; ``Model.parameters()``
+itself is untouched, so ``bokeh.plotting``'s glyph methods still map
+positional arguments (they build their own signatures from it).
+
+It is a copy of Bokeh's method without two lines, so it applies only to the
+Bokeh it was copied from (``FOR_BOKEH``); another version imports as usual.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+FOR_BOKEH = "3.9.2"
+
+
+@contextlib.contextmanager
+def bokeh_without_signatures():
+    """Within: Bokeh's model classes are defined without their __init__ signatures (see the module)."""
+    import bokeh
+    from bokeh.model import docs, model
+
+    original = model.Model.__dict__.get("__init_subclass__")
+    if bokeh.__version__ != FOR_BOKEH or original is None:
+        yield False
+        return
+
+    def init_subclass(cls):
+        # Bokeh 3.9.2's Model.__init_subclass__ without the two lines that write the signature.
+        super(model.Model, cls).__init_subclass__()
+        if cls.__module__.startswith("bokeh.models"):
+            docs.process_example(cls)
+
+    model.Model.__init_subclass__ = classmethod(init_subclass)
+    try:
+        yield True
+    finally:
+        model.Model.__init_subclass__ = original
