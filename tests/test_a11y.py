@@ -129,9 +129,10 @@ def test_a_keyboard_alone_walks_draft_verify_commit_and_the_shortcuts_are_listed
         if focused(p)["text"] == "Draft":
             break
     assert focused(p)["text"] == "Draft"
+    expect(p.get_by_role("button", name="Verify", exact=True)).to_be_disabled()
     p.keyboard.press("Enter")
-    p.get_by_role("button", name="Verify", exact=True).wait_for(timeout=30_000)
-    p.wait_for_function("() => true")
+    # Verify is on the page from the start: wait until the draft has enabled it.
+    expect(p.get_by_role("button", name="Verify", exact=True)).to_be_enabled(timeout=30_000)
     # Then the letters: V verifies, C commits (focus stays off any text field).
     p.locator("h1").click()
     p.keyboard.press("v")
