@@ -93,4 +93,3 @@ def plan_packages(modules: dict[str, str], lock: dict) -> Plan:
     self_hosted = [s for s in self_hosted if canonical(s.dist) not in clash]
     return Plan(tuple(sorted(from_pyodide.values(), key=lambda p: p.name)),
                 tuple(sorted(self_hosted, key=lambda s: canonical(s.dist))))
-

@@ -18,9 +18,10 @@ from __future__ import annotations
 import subprocess
 import sys
 import zipfile
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from .packages import ALWAYS_FROM_PYODIDE
+from .stdlib import module_of
 from .wheels import SITE_PACKAGES_IN_PYODIDE
 
 # Any platform with wheels for every package Pyodide builds: only their .py files are used.
@@ -47,13 +48,6 @@ def download(name: str, version: str, dest: Path) -> tuple[Path | None, str]:
         last = (result.stderr.strip().splitlines() or ["no wheel"])[-1]
         return None, last[:200]
     return wheels[0], ""
-
-
-def module_of(name: str) -> str:
-    parts = list(PurePosixPath(name).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
 
 
 def stage(packages, imported, work: Path, log=print) -> tuple[dict | None, dict]:
