@@ -90,7 +90,7 @@ def build(out: Path, pyodide_url: str, load_timeout: float = DEFAULT_LOAD_TIMEOU
 
 def move_stdlib(work: Path, imported) -> tuple[stdlib.Split, dict]:
     """Split the standard library (zip or bundle), stage the moved files; return the split and the tree to compile."""
-    release = npm_pyodide.pyodide_dir() / stdlib.STDLIB_ZIP
+    release = stdlib.release_zip()
     with zipfile.ZipFile(release) as zin:
         names = zin.namelist()
     moved = stdlib.split(names, imported, startup_modules(work))
@@ -127,7 +127,7 @@ def write_site(stage: Path, work: Path, pyodide_url: str, load_timeout: float, p
     packages["bundle"] = {**bundle_info, "sha256": sha256(stage / BUNDLE)}
     (stage / "packages.json").write_text(json.dumps(packages, indent=2) + "\n")
 
-    stdlib_info = stdlib.write_stdlib(npm_pyodide.pyodide_dir() / stdlib.STDLIB_ZIP, stage / stdlib.STDLIB_ZIP, moved)
+    stdlib_info = stdlib.write_stdlib(stdlib.release_zip(), stage / stdlib.STDLIB_ZIP, moved)
     worker_config = {
         "pyodideURL": pyodide_url,
         "pyodideIndexURL": index_url,

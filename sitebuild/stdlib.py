@@ -29,6 +29,7 @@ import dataclasses
 import zipfile
 from pathlib import Path, PurePosixPath
 
+from . import npm_pyodide
 from .project import BuildError
 
 STDLIB_ZIP = "python_stdlib.zip"
@@ -64,10 +65,17 @@ def module_left_out(module: str) -> bool:
     return parts[0] == "encodings" and len(parts) == 2 and parts[1] not in ENCODINGS_KEPT
 
 
+def module_of(name: str) -> str:
+    """The module of a file: ``"email/utils.py"`` -> ``"email.utils"``, a package's __init__ its package."""
+    parts = list(PurePosixPath(name).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
 def left_out(name: str) -> bool:
     """Whether a file of the standard library zip (``"xml/dom/minidom.pyc"``) is left out: its module's."""
-    path = PurePosixPath(name)
-    return module_left_out(".".join((*path.parent.parts, path.name.split(".")[0])))
+    return module_left_out(module_of(name))
 
 
 def check_left_out(imported) -> None:
@@ -76,14 +84,6 @@ def check_left_out(imported) -> None:
     if found:
         raise BuildError(f"the app imports {', '.join(found)}, which the site's standard library leaves out: "
                          "take it out of sitebuild/stdlib.py's LEFT_OUT")
-
-
-def module_of(name: str) -> str:
-    """The module of a .py entry of the zip: ``"email/utils.py"`` -> ``"email.utils"``, a package's __init__ its package."""
-    parts = list(PurePosixPath(name).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -118,6 +118,11 @@ def split(names, imported, startup) -> Split:
         else:
             source.append(name)
     return Split(tuple(zipped), tuple(compiled), tuple(source))
+
+
+def release_zip() -> Path:
+    """Pyodide's own standard library zip, from the npm package of the release."""
+    return npm_pyodide.pyodide_dir() / STDLIB_ZIP
 
 
 def write_stdlib(source: Path, target: Path, moved: Split) -> dict:
