@@ -103,7 +103,7 @@ def update_changed(obj, **values):
         obj.param.update(**values)
 
 
-NEXT_CLASS = "sp-next"  # the action button a reader presses next (app/styles/button.css)
+NEXT = "--sp-next"  # 1 on the action button a reader presses next, else 0 (app/styles/button.css)
 
 
 class ActionButtons:
@@ -112,15 +112,16 @@ class ActionButtons:
     ``buttons`` maps each action to its button (made by the tab: label, tooltip, classes);
     ``state(action)`` gives (possible now, is the next action). One watcher follows the
     model's session and updates only the buttons whose state moved, rather than a bound
-    reference per button and property re-resolved on every click; the next action is a
-    CSS class rather than a colour, because Panel sends a colour change back to itself
-    as if the page had made it (six times the cost of a plain change).
+    reference per button and property re-resolved on every click. The next action is
+    marked by a CSS variable in the button's inline style: a colour change Panel sends
+    back to itself as if the page had made it (six times the cost of a plain change),
+    and a change of CSS class makes BokehJS lay out the whole page again (~60 ms).
     """
 
     def __init__(self, model, buttons, state):
         self.buttons = buttons
         self.state = state
-        self.classes = {action: list(button.css_classes) for action, button in buttons.items()}
+        self.styles = {action: dict(button.styles) for action, button in buttons.items()}
         for action, button in buttons.items():
             button.on_click(lambda event, a=action: model.act(a))
         model.param.watch(self.update, "session")
@@ -130,7 +131,36 @@ class ActionButtons:
         for action, button in self.buttons.items():
             possible, upcoming = self.state(action)
             update_changed(button, disabled=not possible,
-                           css_classes=self.classes[action] + ([NEXT_CLASS] if upcoming else []))
+                           styles={**self.styles[action], NEXT: "1" if upcoming else "0"})
+
+
+OPEN_CLASS = "sp-open"  # the hidden input of an Opener (app/embed/page.js writes to it)
+
+
+class Opener:
+    """Buttons drawn in HTML (the token chips, the block history) that open something in the inspector.
+
+    Such a button carries ``data-sp-open="KEY"``; ``app/embed/page.js`` turns its click into
+    ``KEY@n`` (n counts clicks, so the same button twice is two changes) in a hidden text input,
+    and one watcher hands KEY to ``open(key)``. Drawn as HTML, restyling a strip is one text
+    change; as Bokeh buttons, every button whose class or visibility changes makes BokehJS lay
+    out the whole page again (about 60 ms a click).
+    """
+
+    def __init__(self, open):
+        self.input = pn.widgets.TextInput(value="", visible=False, css_classes=[OPEN_CLASS], margin=0)
+        self.input.param.watch(lambda event: open(event.new.split("@", 1)[0]), "value")
+        self._clicks = 0
+
+    def click(self, key):
+        """What page.js does for a click on the button with ``data-sp-open="KEY"`` (tests use it)."""
+        self._clicks += 1
+        self.input.value = f"{key}@{self._clicks}"
+
+
+def open_attrs(key, description):
+    """The attributes of an HTML button an ``Opener`` listens to."""
+    return f'type="button" data-sp-open="{theme.esc(key)}" title="{theme.esc(description)}"'
 
 
 def html(text="", *sheets, **params):

@@ -16,6 +16,7 @@ from app import urlstate
 from app.step import words
 from app.step.model import StepModel
 from app.step.views import StepView, chips
+from html_support import buttons as html_buttons
 
 
 def text(html):
@@ -96,13 +97,13 @@ def test_a_lookup_block_with_nothing_to_copy_is_an_ordinary_target_step():
     token = m.session.pending.bonus.token
     assert m.happened.startswith(f"One target pass drew {token} from the target's own probabilities p: an "
                                  f"ordinary decoding step")
-    assert [b.label for b in view.strip.buttons()] == [f"{token}\n● from p"]
-    assert not view.strip.joiner.visible, "no '+' joins an ordinary step to proposals it does not have"
+    assert [b.text for b in html_buttons(view.strip.chips.object)] == [f"{token} ● from p"]
+    assert "joiner" not in view.strip.chips.object, "no '+' joins an ordinary step to proposals it does not have"
     assert "ordinary step" in text(view.inspector.body.object)
     m.act("commit")
     block = m.session.blocks[0]
     assert block.ordinary_step and m.session.counters.ordinary_steps == 1 and m.session.counters.bonus == 0
-    assert view.history.visible_lines()[0].label == (
+    assert html_buttons(view.history.lines.object)[0].text == (
         f"Block 1: nothing to copy · ordinary step, {token} from p · committed {token}")
     counters = text(view.counters.html.object)
     assert "1 ordinary steps" in counters and "0 bonus tokens" in counters
@@ -205,7 +206,7 @@ def test_history_and_counters_show_the_width_each_block_used(draft):
         m.act("run_block")
         m.act("run_block")
         blocks = m.session.blocks
-        lines = [line.label for line in view.history.visible_lines()]
+        lines = [line.text for line in html_buttons(view.history.lines.object)]
         assert [re.match(r"Block \d+ \(width (\d+)\)", line).group(1) for line in lines] == \
             [str(b.width) for b in blocks]
         counters = text(view.counters.html.object)
@@ -223,7 +224,7 @@ def test_a_fixed_width_shows_no_widths_line_and_no_width_in_the_history():
     view = StepView(model=StepModel(draft="biased", seed=1))
     view.model.act("run_block")
     assert "Widths" not in text(view.counters.html.object)
-    assert view.history.visible_lines()[0].label.startswith("Block 1: drafted")
+    assert html_buttons(view.history.lines.object)[0].text.startswith("Block 1: drafted")
 
 
 def test_the_next_step_counts_the_schedules_width_not_the_configured_one():
@@ -252,5 +253,5 @@ def test_sentences_say_ordinary_step_exactly_when_a_block_has_no_proposal(draft,
             line = words.history_line(block, schedule)
             assert ("ordinary step" in line) == block.ordinary_step
             assert (f"(width {block.width})" in line) == (schedule == "heuristic")
-            assert ("ordinary" in [c[2] for c in chips(block)]) == block.ordinary_step
+            assert ("ordinary" in [c[1] for c in chips(block)]) == block.ordinary_step
         assert s.counters.ordinary_steps == sum(b.ordinary_step for b in s.blocks)

@@ -6,7 +6,8 @@
 // the button it presses), `tabs_label` (the tab list's name), `height_type`
 // (the message type of a height report), `widget_css` (Bokeh's widget colours as
 // the page's palette, added to every shadow root), `frame_hidden` (CSS class -> the
-// part's name, for parts hidden inside an iframe unless the link says NAME_hide=0). It installs itself once per page and
+// part's name, for parts hidden inside an iframe unless the link says NAME_hide=0), `open_class`
+// (the class of the hidden input that HTML buttons with data-sp-open write to). It installs itself once per page and
 // then follows every change of the DOM (shadow roots included), so a document
 // the Pyodide worker renders later is handled the same way.
 const page = window.specstepPage || (window.specstepPage = {});
@@ -16,6 +17,7 @@ page.tabsLabel = tabs_label;
 page.heightType = height_type;
 page.widgetCss = widget_css;
 page.frameHidden = frame_hidden;
+page.openClass = open_class;
 
 if (!page.installed) {
   page.installed = true;
@@ -227,6 +229,24 @@ if (!page.installed) {
     if (button) {
       event.preventDefault();
       button.click();
+    }
+  });
+
+  // Buttons drawn in HTML (the token chips, the block history) carry data-sp-open="KEY": a
+  // click writes KEY@n into the document's hidden input with class `open_class` (app/parts.py
+  // Opener), which Python follows. n counts clicks, so the same button twice is two changes.
+  let opened = 0;
+  document.addEventListener("click", (event) => {
+    const button = event.composedPath().find((el) => el instanceof Element && el.hasAttribute("data-sp-open"));
+    const documents = (button && window.Bokeh && window.Bokeh.documents) || [];
+    for (let i = documents.length - 1; i >= 0; i--) {  // the newest document: the worker's, once drawn
+      for (const model of documents[i].all_models) {
+        if (Array.isArray(model.css_classes) && model.css_classes.includes(page.openClass) && "value" in model) {
+          opened += 1;
+          model.value = `${button.getAttribute("data-sp-open")}@${opened}`;
+          return;
+        }
+      }
     }
   });
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from bokeh.models import CustomJS
 
-from .. import theme
+from .. import parts, theme
 from . import words
 
 PAGE_JS = (Path(__file__).resolve().parent / "page.js").read_text(encoding="utf-8")
@@ -36,7 +36,8 @@ def script():
     keys = {key: action_class(action) for key, action in words.SHORTCUTS}
     return CustomJS(args=dict(names=dict(words.NAMES), keys=keys, tabs_label=words.TABS_LABEL,
                               height_type=HEIGHT_TYPE, widget_css=theme.WIDGET_VARS,
-                              frame_hidden={cls: name for name, cls in FRAME_HIDDEN.items()}), code=PAGE_JS)
+                              frame_hidden={cls: name for name, cls in FRAME_HIDDEN.items()},
+                              open_class=parts.OPEN_CLASS), code=PAGE_JS)
 
 
 def install(doc):

@@ -27,14 +27,10 @@ from ..embed.builder import EmbedBuilder
 from ..embed.guide import Guide
 from ..embed import words as embed_words
 from ..i18n import link_value, t
-from ..parts import ActionButtons, draft_options, field, html, update_changed
+from ..parts import ActionButtons, Opener, draft_options, field, html, open_attrs, update_changed
 from . import words
 from .inspector import Inspector
 from .model import StepModel, interesting_item
-
-# The longest block: core.MAX_WIDTH proposals, then a correction or a bonus.
-POOL = 8
-
 
 def shown(part):
     """A function of ``hidden`` that is True while a link has not hidden ``part``."""
@@ -256,42 +252,45 @@ def legend_html():
 
 
 def chips(block):
-    """The current block's chips in reading order: (slot, token, status, focus).
+    """The current block's chips in reading order: (token, status, focus).
 
-    Slots 0..7 are the proposals; slot "extra" is the correction (after the
-    rejected proposal) or the bonus (after the last one).
+    The proposals, with the correction right after the rejected proposal (it shares
+    that proposal's focus) or the bonus after the last one.
     """
     out = []
     for proposal in block.proposals:
-        out.append((proposal.index, proposal.token, proposal.status, (block.index, proposal.index)))
+        out.append((proposal.token, proposal.status, (block.index, proposal.index)))
         if proposal.status == "rejected" and block.correction is not None:
-            out.append(("extra", block.correction.token, "correction", (block.index, proposal.index)))
+            out.append((block.correction.token, "correction", (block.index, proposal.index)))
     if block.bonus is not None:
-        out.append(("extra", block.bonus.token, words.extra_kind(block), (block.index, "bonus")))
+        out.append((block.bonus.token, words.extra_kind(block), (block.index, "bonus")))
     return out
 
 
-class Chip:
-    """One pooled chip button: made once, restyled by its CSS classes, shown or hidden."""
+JOINERS = {"correction": "→", "bonus": "+"}
 
-    def __init__(self, model, order):
-        self.focus = None
-        self.button = pn.widgets.Button(
-            label="", description=t("step.chip.open"), stylesheets=[theme.CHIP_BUTTON],
-            css_classes=["chip"], width=92, height=64, margin=(2, 0), visible=False,
-            styles={"order": str(order)})
-        self.button.on_click(lambda event: model.inspect(self.focus))
 
-    def show(self, token, status, focus, selected):
-        self.focus = focus
-        label = f"{token}\n{words.status_label(status)}"
-        # name too: a Button keeps name and label equal, and syncing one from the other costs more.
-        update_changed(self.button, label=label, name=label, visible=True,
-                       css_classes=["chip", f"tok-{token}", status] + (["selected"] if selected else []))
+def focus_key(focus):
+    """``(block, item)`` as the key an HTML button carries (``"0:2"``, ``"1:bonus"``)."""
+    return f"{focus[0]}:{focus[1]}"
 
-    def hide(self):
-        self.focus = None
-        self.button.visible = False
+
+def chips_html(block, focus):
+    """The block's chips as real buttons (Tab, Enter and Space work); a click opens the chip in the inspector."""
+    if block is None:
+        return ""
+    out = []
+    for token, status, at in chips(block):
+        joiner = JOINERS.get(status)  # an ordinary step has no proposal to join
+        if joiner:
+            out.append(f'<span class="joiner" aria-hidden="true">{joiner}</span>')
+        selected = at == focus  # a correction shares its rejected proposal's focus
+        css = f"chip-button tok-{token} {status}" + (" selected" if selected else "")
+        current = ' aria-current="true"' if selected else ""
+        out.append(f'<button class="{css}" {open_attrs(focus_key(at), t("step.chip.open"))}{current}>'
+                   f'<span class="letter">{token}</span> <span class="state">{theme.esc(words.status_label(status))}'
+                   '</span></button>')
+    return '<div class="chip-row">' + "".join(out) + "</div>"
 
 
 class TokenStrip(pn.viewable.Viewer):
@@ -304,19 +303,11 @@ class TokenStrip(pn.viewable.Viewer):
         m = self.model
         self.output = html(output_html(m.session), theme.CHIPS, margin=(0, 0, 6, 0))
         self.block_title = html(block_title_html(m.session), margin=(6, 0, 0, 0))
-        # Flex order places the extra chip (and its arrow) right after the proposal it belongs to.
-        self.pool = [Chip(m, order=2 * i) for i in range(POOL)]
-        self.extra = Chip(m, order=1)
-        self.joiner = html("", theme.CHIPS, align="center", margin=(0, 6), visible=False,
-                           sizing_mode=None, styles={"order": "1"})
-        self.chips = pn.FlexBox(*(c.button for c in self.pool), self.joiner, self.extra.button,
-                                flex_wrap="wrap", align_items="center", gap="6px 10px",
-                                sizing_mode="stretch_width", margin=(2, 0))
+        self.chips = html(chips_html(m.block_in_view(), m.focus), theme.CHIPS, margin=(2, 0))
         self.note = html(block_notes_html(m.session), margin=(4, 0, 0, 0))
         self._legend = html(legend_html(), theme.CHIPS, margin=(10, 0, 0, 0))
         self._layout = pn.Column(self.output, self.block_title, self.chips, self.note, self._legend,
                                  sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0))
-        self._render_chips()
 
     @param.depends("model.session", watch=True)
     def _render_text(self):
@@ -329,36 +320,7 @@ class TokenStrip(pn.viewable.Viewer):
     @param.depends("model.session", "model.focus", watch=True)
     def _render_chips(self):
         m = self.model
-        block = m.block_in_view()
-        placed = chips(block) if block is not None else []
-        used = set()
-        for slot, token, status, focus in placed:
-            selected = m.focus == focus  # a correction shares its rejected proposal's focus
-            if slot == "extra":
-                order = 2 * focus[1] + 1 if status == "correction" else 2 * len(block.proposals) - 1
-                self.extra.show(token, status, focus, selected)
-                update_changed(self.extra.button, styles={"order": str(order)})
-                update_changed(self.joiner, object='<span class="joiner" aria-hidden="true">'
-                               + ("→" if status == "correction" else "+") + "</span>",
-                               styles={"order": str(order)}, visible=status != "ordinary")
-            else:
-                self.pool[slot].show(token, status, focus, selected)
-            used.add(slot)
-        for i, chip in enumerate(self.pool):
-            if i not in used and chip.button.visible:
-                chip.hide()
-        if "extra" not in used:
-            if self.extra.button.visible:
-                self.extra.hide()
-            update_changed(self.joiner, visible=False)
-
-    def buttons(self):
-        """The visible chip buttons in reading order (for tests and the probe)."""
-        block = self.model.block_in_view()
-        if block is None:
-            return []
-        return [self.extra.button if slot == "extra" else self.pool[slot].button
-                for slot, *_ in chips(block)]
+        update_changed(self.chips, object=chips_html(m.block_in_view(), m.focus))
 
     def __panel__(self):
         return self._layout
@@ -425,49 +387,40 @@ class Counters(pn.viewable.Viewer):
         return self._layout
 
 
+def history_html(session, focus):
+    """Finished blocks, one button a line; a click opens the block in the inspector."""
+    blocks = session.blocks
+    if not blocks:
+        return f'<p class="empty-note">{theme.esc(t("step.history.empty"))}</p>'
+    focused = focus[0] if focus else None
+    lines = []
+    for block in blocks:
+        selected = block.index == focused
+        css = "history-line" + (" selected" if selected else "")
+        current = ' aria-current="true"' if selected else ""
+        key = focus_key((block.index, interesting_item(block)))
+        lines.append(f'<button class="{css}" {open_attrs(key, t("step.history.open"))}{current}>'
+                     f'{theme.esc(words.history_line(block, session.config.schedule))}</button>')
+    return '<div class="history-lines">' + "".join(lines) + "</div>"
+
+
 class History(pn.viewable.Viewer):
-    """Finished blocks as a pool of buttons; a click opens the block in the inspector."""
+    """Finished blocks as buttons; a click opens the block in the inspector."""
 
     model = param.ClassSelector(class_=StepModel)
 
     def __init__(self, **params):
         super().__init__(**params)
         m = self.model
-        self.lines = [pn.widgets.Button(label="", stylesheets=[theme.HISTORY_BUTTON], css_classes=[],
-                                        sizing_mode="stretch_width", visible=False, margin=(3, 0),
-                                        description=t("step.history.open"))
-                      for _ in range(POOL)]
-        for i, line in enumerate(self.lines):
-            line.on_click(lambda event, i=i: self._open(i))
-        self._empty = html(f'<p class="empty-note">{theme.esc(t("step.history.empty"))}</p>',
-                           visible=not m.session.blocks)
+        self.lines = html(history_html(m.session, m.focus), theme.HISTORY)
         self._layout = pn.Column(
-            html(f'<div class="section-title"><h2>{theme.esc(t("step.history.title"))}</h2></div>'), self._empty, *self.lines,
+            html(f'<div class="section-title"><h2>{theme.esc(t("step.history.title"))}</h2></div>'), self.lines,
             sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0),
             visible=pn.bind(shown("history"), m.param.hidden), styles={"flex": "1 1 340px", "min-width": "0"})
-        self._render()
-
-    def _open(self, i):
-        blocks = self.model.session.blocks
-        if i < len(blocks):
-            self.model.inspect((i, interesting_item(blocks[i])))
 
     @param.depends("model.session", "model.focus", watch=True)
     def _render(self):
-        m = self.model
-        blocks = m.session.blocks
-        update_changed(self._empty, visible=not blocks)
-        focused = m.focus[0] if m.focus else None
-        for i, line in enumerate(self.lines):
-            if i < len(blocks):
-                label = words.history_line(blocks[i], m.session.config.schedule)
-                update_changed(line, label=label, name=label, visible=True,
-                               css_classes=["selected"] if i == focused else [])
-            else:
-                line.visible = False
-
-    def visible_lines(self):
-        return [line for line in self.lines if line.visible]
+        update_changed(self.lines, object=history_html(self.model.session, self.model.focus))
 
     def __panel__(self):
         return self._layout
@@ -492,6 +445,7 @@ class StepView(pn.viewable.Viewer):
         self.counters = Counters(model=m)
         self.history = History(model=m)
         self.embed = EmbedBuilder(model=m)
+        self.opener = Opener(self._open)  # clicks on the chips and the history's lines
         self.jump = pn.widgets.Button(label=embed_words.JUMP_LABEL, description=None, margin=(0, 4, 4, 4),
                                       stylesheets=[theme.BUTTON, theme.PHONE_ONLY])
         # On a phone the caption and the buttons stay on screen (app/styles/action_bar.css).
@@ -502,8 +456,14 @@ class StepView(pn.viewable.Viewer):
             self.scenario, self.guide, self.bar, self.strip, self.inspector,
             pn.FlexBox(self.counters, self.history, gap="0 16px", flex_wrap="wrap", align_items="flex-start",
                        sizing_mode="stretch_width", margin=0),
-            self.embed,
+            self.embed, self.opener.input,
             sizing_mode="stretch_width", margin=(8, 0))
+
+    def _open(self, key):
+        """Open the position a chip or a history line names; a key of no current position does nothing."""
+        focus = {focus_key(focus): focus for _, focus in self.model.positions()}.get(key)
+        if focus is not None:
+            self.model.inspect(focus)
 
     def __panel__(self):
         return self._layout
