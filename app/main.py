@@ -34,13 +34,14 @@ except ImportError:
 
 import panel as pn
 
-from app import i18n, theme, urlstate
+from app import fast_update, i18n, theme, urlstate
 from app.embed import links, page
 from app.i18n import t
 from app.parts import html
 from app.step.model import StepModel
 from app.step.views import StepView
 
+fast_update.install()  # a widget's change skips its design's stylesheets (app/fast_update.py)
 
 
 def step_tab(model):

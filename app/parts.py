@@ -94,13 +94,15 @@ class TabModel(param.Parameterized):
 
 
 def update_changed(obj, **values):
-    """``obj.param.update(**values)`` when any of them differs from what ``obj`` holds.
+    """``obj.param.update`` with those of ``values`` that differ from what ``obj`` holds, in one update.
 
     A widget or pane that shows the same thing after a click is left alone: even an
-    update that changes nothing costs Panel its whole round of watchers.
+    update that changes nothing costs Panel its whole round of watchers, and a
+    property sent again (a select's options) costs the page as much as a new one.
     """
-    if any(getattr(obj, name) != value for name, value in values.items()):
-        obj.param.update(**values)
+    changed = {name: value for name, value in values.items() if getattr(obj, name) != value}
+    if changed:
+        obj.param.update(**changed)
 
 
 NEXT = "--sp-next"  # 1 on the action button a reader presses next, else 0 (app/styles/button.css)

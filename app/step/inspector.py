@@ -26,7 +26,7 @@ from core.display import dec, exact_or_dec
 
 from .. import theme
 from ..i18n import t
-from ..parts import html, style_figure
+from ..parts import html, style_figure, update_changed
 from . import words
 from .model import StepModel
 
@@ -339,11 +339,11 @@ class Inspector(pn.viewable.Viewer):
             options = dict(positions)
             if m.focus not in options.values():
                 options = {self.pick: self.pick, **options}
-            # Options and value together, so the picker's own watcher sees only the final value.
-            self.picker.param.update(options=options, value=m.focus if m.focus in options.values() else self.pick,
-                                     disabled=False)
+            # Options and value in one update, so the picker's own watcher sees only the final value.
+            update_changed(self.picker, options=options, value=m.focus if m.focus in options.values() else self.pick,
+                           disabled=False)
         else:
-            self.picker.param.update(options=[self.nothing], value=self.nothing, disabled=True)
+            update_changed(self.picker, options=[self.nothing], value=self.nothing, disabled=True)
         # The charts are plain Bokeh models changed in place. Panel runs a
         # click's callback without Bokeh's document lock, so their changes
         # must be sent the way Panel sends its own (`unlocked`); in the
