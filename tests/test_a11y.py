@@ -151,6 +151,35 @@ def test_a_keyboard_alone_walks_draft_verify_commit_and_the_shortcuts_are_listed
     p.get_by_text("block 1", exact=True).wait_for(state="detached", timeout=30_000)
 
 
+def test_a_chip_and_a_history_line_open_from_the_keyboard_and_keep_the_focus(page, app_url):
+    """Chips and history lines are HTML buttons, redrawn by Python after a click: the focus comes back."""
+    p = open_app(page(), app_url, BIASED)
+    click(p, "Draft")
+    click(p, "Verify")
+    chip = p.get_by_role("button", name="discarded")
+    chip.wait_for(timeout=30_000)
+    chip.focus()
+    assert focused(p)["text"] == "B discarded"
+    p.keyboard.press("Enter")
+    p.get_by_role("heading", name="Block 1 · position 3").wait_for(timeout=30_000)
+    p.wait_for_timeout(300)
+    assert "discarded" in focused(p)["text"], focused(p)  # the redrawn chip has the focus again
+    p.keyboard.press("Shift+Tab")
+    p.keyboard.press("Space")  # the correction before it: its rejected proposal, position 2
+    p.get_by_role("heading", name="Block 1 · position 2").wait_for(timeout=30_000)
+    p.wait_for_timeout(300)
+    assert "correction" in focused(p)["text"], focused(p)
+    click(p, "Commit")
+    click(p, "Run block")
+    line = p.get_by_role("button", name="Block 1:")
+    line.wait_for(timeout=30_000)
+    line.focus()
+    p.keyboard.press("Enter")
+    p.get_by_role("heading", name="Block 1 · position 2").wait_for(timeout=30_000)
+    p.wait_for_timeout(300)
+    assert focused(p)["text"].startswith("Block 1:"), focused(p)
+
+
 def body_colour(p):
     return p.evaluate("() => getComputedStyle(document.body).backgroundColor")
 

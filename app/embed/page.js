@@ -188,10 +188,32 @@ if (!page.installed) {
     }
   };
 
+  // A clicked HTML button that had the keyboard focus gets it back once Python has redrawn
+  // its pane (the pane's HTML is replaced, the button with it): {root, key, index, gone, until}.
+  let refocus = null;
+  const restoreFocus = () => {
+    if (!refocus) return;
+    if (performance.now() > refocus.until) {
+      refocus = null;
+      return;
+    }
+    if (refocus.gone.isConnected) return; // not redrawn yet
+    // Lost: the focus fell back to the page (or the pane's host) with the removed button.
+    const active = document.activeElement;
+    const lost = !active || active === document.body || (active === refocus.root.host && !refocus.root.activeElement);
+    // The button at the same place with the same key (a correction shares its proposal's key).
+    const same = refocus.root.querySelectorAll("[data-sp-open]")[refocus.index];
+    const button = same && same.getAttribute("data-sp-open") === refocus.key ? same
+      : refocus.root.querySelector(`[data-sp-open="${CSS.escape(refocus.key)}"]`);
+    if (lost && button) button.focus({ preventScroll: true });
+    refocus = null;
+  };
+
   const scan = () => {
     const main = document.querySelector("body > [data-root-id], body > .bk-root, body > div");
     if (main) set(main, "role", "main");
     walk(document.body, enhance);
+    restoreFocus();
   };
 
   // The bottom of what is drawn: display: contents boxes have none of their own.
@@ -238,6 +260,11 @@ if (!page.installed) {
   let opened = 0;
   document.addEventListener("click", (event) => {
     const button = event.composedPath().find((el) => el instanceof Element && el.hasAttribute("data-sp-open"));
+    if (button && button.getRootNode().activeElement === button) {
+      const root = button.getRootNode();
+      refocus = { root, key: button.getAttribute("data-sp-open"), gone: button, until: performance.now() + 5000,
+                  index: [...root.querySelectorAll("[data-sp-open]")].indexOf(button) };
+    }
     const documents = (button && window.Bokeh && window.Bokeh.documents) || [];
     for (let i = documents.length - 1; i >= 0; i--) {  // the newest document: the worker's, once drawn
       for (const model of documents[i].all_models) {
