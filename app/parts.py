@@ -101,7 +101,9 @@ def update_changed(obj, **values):
     property sent again (a select's options) costs the page as much as a new one.
     """
     changed = {name: value for name, value in values.items() if getattr(obj, name) != value}
-    if changed:
+    if len(changed) == 1:
+        setattr(obj, *changed.popitem())  # param.update would first read every parameter's value
+    elif changed:
         obj.param.update(**changed)
 
 

@@ -17,7 +17,7 @@ import param
 
 from .. import theme, urlstate
 from ..i18n import link_value, t
-from ..parts import html
+from ..parts import html, update_changed
 from . import links, snippet, words
 from .page import FRAME_HIDDEN
 
@@ -95,8 +95,8 @@ class EmbedBuilder(pn.viewable.Viewer):
     def _render(self, *events):
         names = [name for name, _ in self.tab_choices]
         shown = self.shown.value or names
-        self.note.param.update(object=f'<p class="field-error">{theme.esc(words.NO_TABS)}</p>',
-                               visible=bool(names) and not self.shown.value)
+        update_changed(self.note, object=f'<p class="field-error">{theme.esc(words.NO_TABS)}</p>',
+                       visible=bool(names) and not self.shown.value)
         text = query(dict(self.model.scenario(), lang=link_value()), self.parts.value, self.lock.value, self.start.value or "", shown,
                      self.colours.value, names)
         code = snippet.snippet((self.base or "") + text, self.frame_title.value.strip(), self.caption.value)
