@@ -8,6 +8,7 @@ and names, as a screen reader finds things (tests/embed_support.py).
 
 import pytest
 from playwright.sync_api import expect
+from html_support import widget_text_contrast
 from embed_support import WIDTHS, app_url, axe_violations, browser, focused, new_page, open_app, open_tab, page  # noqa: F401 (fixtures)
 
 from app import main
@@ -182,6 +183,15 @@ def test_a_chip_and_a_history_line_open_from_the_keyboard_and_keep_the_focus(pag
 
 def body_colour(p):
     return p.evaluate("() => getComputedStyle(document.body).backgroundColor")
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_widget_text_is_readable_in_both_themes(page, app_url, theme):
+    """Inputs and buttons (Bokeh's and Panel's, inside shadow roots) follow the page's palette: 4.5:1 at least."""
+    p = open_app(page(), app_url, f"{BIASED}&theme={theme}")
+    names, poor = widget_text_contrast(p)
+    assert {"Lookup", "Stop drafting early", "1"} <= names, names  # an outline button, a toggle, the seed box
+    assert not poor, poor
 
 
 def test_dark_mode_follows_the_readers_setting_and_the_url_overrides_it(page, app_url):

@@ -16,6 +16,7 @@ import pytest
 
 import core
 from build_support.browser import Visit, click_and_measure
+from html_support import widget_text_contrast
 from build_support.real_site import real_site
 from build_support.servers import LocalServer, wait_until
 from build_support.fixtures import chromium, site  # noqa: F401 (fixtures)
@@ -171,6 +172,15 @@ def test_a_click_of_next_step_lays_the_page_out_once(visit, site):
         assert after["layouts"] - before["layouts"] <= patches, (before, after)
     # Without the batching each gathered request would have been a layout of its own.
     assert after["gathered"] - first["gathered"] > 2 * (after["patches"] - first["patches"]), (first, after)
+
+
+def test_widget_text_is_readable_on_the_dark_page(visit, site):
+    """Panel's inputs and outline buttons take the dark palette's ink, not Panel's light default."""
+    open_ready(visit, site, EXAMPLE + "&theme=dark")
+    visit.page.wait_for_timeout(500)  # page.js adds the palette to each shadow root on the next frame
+    names, poor = widget_text_contrast(visit.page)
+    assert {"Lookup", "Stop drafting early", "1"} <= names, names
+    assert not poor, poor
 
 
 def test_the_page_says_so_when_the_runtime_cannot_be_downloaded(visit, site, built):
