@@ -21,7 +21,7 @@ from app import main, theme, urlstate
 from app.step import words
 from app.step.model import StepModel
 from app.parts import NEXT
-from html_support import buttons as html_buttons
+from html_support import buttons as html_buttons, contrast
 from app.step.views import StepView, chips
 
 
@@ -495,23 +495,13 @@ def test_stylesheets_live_in_css_files_and_name_the_same_token_colours():
         assert sheet.count(rule) == 1, token
 
 
-def _contrast(a, b):
-    """WCAG 2 contrast ratio of two #rrggbb colours."""
-    def luminance(colour):
-        channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
-        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
-        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
-    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
-    return (hi + 0.05) / (lo + 0.05)
-
-
 def test_text_colours_meet_wcag_aa_contrast():
     pairs = [(theme.INK, "#ffffff"), (theme.INK, theme.PAGE), (theme.MUTED, "#ffffff"), (theme.MUTED, "#f7f9fb"),
              ("#ffffff", theme.ACCENT), (theme.REJECT, "#fdecea"), (theme.ACCEPT, "#e6f4ea")]
     for fill, on_fill, tint, ink in theme.TOKEN_COLOURS.values():
         pairs += [(on_fill, fill), (ink, tint), (ink, "#ffffff")]
     for text_colour, background in pairs:
-        assert _contrast(text_colour, background) >= 4.5, (text_colour, background)
+        assert contrast(text_colour, background) >= 4.5, (text_colour, background)
 
 
 def test_each_token_has_its_own_colour_and_its_letter_on_every_chip():
