@@ -44,7 +44,7 @@ class Controls(pn.viewable.Viewer):
         m = self.model
         self.draft = pn.widgets.RadioButtonGroup.from_param(
             m.param.draft, options=draft_options(dict(m.param.draft.names or {})) or None, name="", description=None, color="primary", variant="outline",
-            stylesheets=[theme.BUTTON], margin=(4, 5))
+            stylesheets=[theme.BUTTON], margin=(4, 5), sizing_mode="stretch_width", max_width=420)  # shrinks to its field
         self.candidates = pn.widgets.IntSlider.from_param(m.param.candidates, name=t("guesses.field.candidates"),
                                                           sizing_mode="stretch_width",
                                                           min_width=140, margin=(4, 10))
@@ -56,7 +56,7 @@ class Controls(pn.viewable.Viewer):
                                                    width=130, margin=(4, 5), css_classes=["sp-seed-input"],
                                                    stylesheets=[theme.SEED_INPUT])
         self._layout = pn.FlexBox(
-            field(t("step.field.draft"), t("guesses.help.draft"), self.draft, basis="240px"),
+            field(t("step.field.draft"), t("guesses.help.draft"), self.draft, basis="340px"),
             field(t("guesses.field.candidates"), t("guesses.help.candidates"), self.candidates),
             field(t("guesses.field.width"), t("guesses.help.width"), self.width),
             field(t("step.field.seed"), t("guesses.help.seed"), self.seed, basis="160px"),
