@@ -11,8 +11,10 @@ every click (caption, output, counters, chips, history) is rendered by one
 ``words.py``, which sets only what changed (a pane bound with ``pn.bind``
 re-resolves its reference on each click, four times the cost); settings
 that change rarely (hide flags, a notice) stay bound. The strip's chips and
-the history's lines are fixed pools of buttons made once, restyled by their
-CSS classes and shown or hidden, so a click never adds a Bokeh model to the page.
+the history's lines are HTML buttons in one pane each (``chips_html``,
+``history_html``), so a click restyles them with one text change and never
+adds a Bokeh model or changes a CSS class (either would make BokehJS lay the
+page out again); their clicks reach the model through ``parts.Opener``.
 """
 
 import panel as pn
