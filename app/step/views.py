@@ -28,7 +28,7 @@ from ..embed import page
 from ..embed.builder import EmbedBuilder
 from ..embed.guide import Guide
 from ..embed import words as embed_words
-from ..i18n import link_value, t
+from ..i18n import t
 from ..parts import ActionButtons, Opener, draft_options, field, html, open_attrs, update_changed
 from . import words
 from .inspector import Inspector
