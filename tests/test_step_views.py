@@ -163,6 +163,19 @@ def test_clicking_a_chip_opens_its_position_in_the_inspector():
     assert "position 2" in text(view.inspector.body.object)
 
 
+def test_a_key_that_names_no_position_of_the_trace_opens_nothing():
+    """Only our own HTML writes keys, but a stale or odd one (a block not drafted yet) changes nothing."""
+    view = biased_view()
+    click(view.actions.buttons["draft"])
+    before = view.model.focus
+    for key in ("9:1", "0:7", "0:bonus", "x", "", "0:1:2", "<b>"):
+        view.opener.click(key)
+        assert view.model.focus == before, key
+    assert view.model.notice == "" and view.model.error_trace == ""
+    view.opener.click("0:2")
+    assert view.model.focus == (0, 2)
+
+
 def test_aligned_bonus_is_marked_and_opens_in_the_inspector(view):
     click(view.actions.buttons["draft"])
     click(view.actions.buttons["verify"])
