@@ -260,8 +260,8 @@ if (!page.installed) {
   let opened = 0;
   document.addEventListener("click", (event) => {
     const button = event.composedPath().find((el) => el instanceof Element && el.hasAttribute("data-sp-open"));
-    if (button && button.getRootNode().activeElement === button) {
-      const root = button.getRootNode();
+    const root = button && button.getRootNode();
+    if (button && root.activeElement === button) {
       refocus = { root, key: button.getAttribute("data-sp-open"), gone: button, until: performance.now() + 5000,
                   index: [...root.querySelectorAll("[data-sp-open]")].indexOf(button) };
     }

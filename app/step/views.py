@@ -34,6 +34,7 @@ from . import words
 from .inspector import Inspector
 from .model import StepModel, interesting_item
 
+
 def shown(part):
     """A function of ``hidden`` that is True while a link has not hidden ``part``."""
     return lambda hidden: part not in hidden
