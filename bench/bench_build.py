@@ -18,7 +18,8 @@ For each page:
   until the worker's "idle" for it) and the time from the click's first patch to its
   last patch message;
 - what a first visit downloads, by file, from the servers' own logs (a file fetched
-  twice counts twice; the service worker's precache included), and index.html's size.
+  twice counts twice; the service worker's precache included; a 304 answer to a
+  revalidation sends no body and is listed apart), and index.html's size.
   Cold loads run in a fresh on-disk browser profile, as a reader's first visit does.
 """
 
@@ -32,7 +33,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -98,8 +98,10 @@ def cold_load(playwright, url: str, site: LocalServer, pyodide: LocalServer) -> 
         cached = "async () => (await caches.keys()).length"
         wait_until(lambda: visit.page.evaluate(cached) > 0, 20)
         visit.page.wait_for_timeout(3000)
-        downloads = Counter(site.requests) + Counter("CDN " + path for path in pyodide.requests)
-        return {"marks": marks, "downloads": downloads}
+        # A 304 answers a revalidation with no body: the file is not downloaded again.
+        downloads = site.downloaded() + pyodide.downloaded("CDN ")
+        revalidated = site.revalidated() + pyodide.revalidated("CDN ")
+        return {"marks": marks, "downloads": downloads, "revalidated": revalidated}
     finally:
         visit.close()
 
@@ -153,6 +155,7 @@ def measure(root: Path, loads: int, click_count: int, browser, playwright) -> di
         "last_patch_ms": statistics.median(s["last_patch_ms"] for s in samples),
         "bytes": by_file,
         "fetches": downloads,
+        "revalidated": visits[0]["revalidated"],
         "index_html": (built.out / "index.html").stat().st_size,
         "build_seconds": built.seconds,
     }
@@ -212,7 +215,7 @@ def report(new: dict, old: dict | None):
     print(row("Python ms (measured in the worker)", new["python_ms"], get(old, "python_ms"), ms))
     print(row("patch posted -> idle handled (page)", new["settled_ms"], get(old, "settled_ms"), ms))
     print(row("first patch posted -> last patch", new["last_patch_ms"], get(old, "last_patch_ms"), ms))
-    print("\nFirst visit, bytes downloaded (both servers' logs; repeats count)")
+    print("\nFirst visit, bytes downloaded (both servers' logs; a file downloaded twice counts twice)")
     print(head)
     groups = sorted({group(p) for p in new["bytes"]} | ({group(p) for p in old["bytes"]} if old else set()))
     for name in groups:
@@ -223,9 +226,13 @@ def report(new: dict, old: dict | None):
     print(row("index.html size", new["index_html"], get(old, "index_html"), lambda v: f"{v / 1e3:,.0f} KB"))
     index_fetches = lambda d: sum(n for p, n in d["fetches"].items() if group(p) == "index.html")  # noqa: E731
     print(row("index.html fetches", index_fetches(new), index_fetches(old) if old else None, lambda v: f"{v}"))
+    revalidated = lambda d: sum(d.get("revalidated", {}).values())  # noqa: E731
+    print(row("revalidations (304, no body)", revalidated(new), revalidated(old) if old else None, lambda v: f"{v}"))
     print("\nFirst visit now, by file (bytes x times; CDN = the Pyodide server)")
     for path, size in sorted(new["bytes"].items(), key=lambda kv: -kv[1]):
         print(f"  {path:<70} {size / 1e6:8.3f} MB x{new['fetches'][path]}")
+    if new["revalidated"]:
+        print("  revalidated only (304, no body): " + ", ".join(sorted(new["revalidated"])))
 
 
 def main():

@@ -23,7 +23,6 @@ import os
 import statistics
 import sys
 import time
-from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,7 +100,7 @@ def one_case(playwright, site: LocalServer, pyodide: LocalServer, host: str, scr
         page.wait_for_timeout(3000)
         frames = page.evaluate(FRAMES_JS)
         rss = process_tree_rss(pid)
-        downloads = Counter(site.requests) + Counter("CDN " + p for p in pyodide.requests)
+        downloads = site.downloaded() + pyodide.downloaded("CDN ")  # a 304 sends no body
         return {"frames": frames, "rss": rss, "downloads": downloads}
     finally:
         browser.close()

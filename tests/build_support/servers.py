@@ -10,6 +10,7 @@ never answering, like a blocked network).
 from __future__ import annotations
 
 import functools
+from collections import Counter
 import http.server
 import threading
 import time
@@ -32,6 +33,11 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         if self.server.cache_control:
             self.send_header("Cache-Control", self.server.cache_control)
         super().end_headers()
+
+    def send_response(self, code, message=None):
+        # What each request was answered with: a 304 revalidation sends no body.
+        self.server.answers.append((unquote(urlsplit(self.path).path), code))
+        super().send_response(code, message)
 
     def do_GET(self):
         self.server.requests.append(unquote(urlsplit(self.path).path))
@@ -70,6 +76,7 @@ class LocalServer:
         self.httpd.cache_control = cache_control
         self.httpd.mode = mode
         self.httpd.requests = []
+        self.httpd.answers = []
         self.httpd.stopping = threading.Event()
         self.port = self.httpd.server_address[1]
         self.url = f"http://127.0.0.1:{self.port}/"
@@ -80,12 +87,26 @@ class LocalServer:
     def requests(self) -> list[str]:
         return list(self.httpd.requests)
 
+    @property
+    def answers(self) -> list[tuple[str, int]]:
+        """(path, status code) for every answer sent, in order."""
+        return list(self.httpd.answers)
+
+    def downloaded(self, prefix: str = "") -> Counter:
+        """How many times each path was sent with its body (a 304 sends none), keyed ``prefix + path``."""
+        return Counter(prefix + path for path, code in self.answers if code != 304)
+
+    def revalidated(self, prefix: str = "") -> Counter:
+        """How many times each path was answered 304 Not Modified."""
+        return Counter(prefix + path for path, code in self.answers if code == 304)
+
     def set_mode(self, mode: str):
         assert mode in ("serve", "fail", "hang")
         self.httpd.mode = mode
 
     def clear(self):
         self.httpd.requests.clear()
+        self.httpd.answers.clear()
 
     def stop(self):
         self.httpd.stopping.set()
