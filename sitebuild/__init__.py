@@ -9,6 +9,7 @@
 - ``packages``: which come from Pyodide's release, which we ship as wheels;
 - ``pycompile``: Pyodide's own Python under Node: byte-compiling, and what it imports at start-up;
 - ``wheels``: slim wheels, byte-compiled with Pyodide's own Python;
+- ``lazy_panel``: in the slim Panel, the parts the page never shows are imported at first use;
 - ``stdlib``: the site's standard library: a slim zip, and the modules that move to the bundle;
 - ``bundle``: the one .tar.gz of Python the page downloads (the wheels' files, the moved stdlib);
 - ``page``: ``panel convert``'s page, made to load from this site;

@@ -20,6 +20,7 @@ import shutil
 import zipfile
 from pathlib import Path, PurePosixPath
 
+from .lazy_panel import defer_unused_parts
 from .packages import Plan, canonical
 from .project import OUR_PACKAGES, ROOT, BuildError, project
 from .pycompile import compile_trees
@@ -218,6 +219,8 @@ def build_wheels(plan: Plan, work: Path, out_dir: Path, also_compile=()) -> list
     for item in plan.self_hosted:
         tree = site / canonical(item.dist)
         dist_info, dropped = stage_distribution(item.dist, tree)
+        if canonical(item.dist) == "panel":
+            defer_unused_parts(tree, item.version)  # Panel's unused parts imported at first use
         staged.append((item.dist, item.version, tree, dist_info, False, len(dropped)))
         # Without docstrings, as -OO would (these libraries handle __doc__ None): 0.36 MB less to download.
         trees.append({"path": str(tree.relative_to(work)), "sourceless": True, "docstrings": False,
