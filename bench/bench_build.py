@@ -226,7 +226,7 @@ def report(new: dict, old: dict | None):
     print(row("index.html size", new["index_html"], get(old, "index_html"), lambda v: f"{v / 1e3:,.0f} KB"))
     index_fetches = lambda d: sum(n for p, n in d["fetches"].items() if group(p) == "index.html")  # noqa: E731
     print(row("index.html fetches", index_fetches(new), index_fetches(old) if old else None, lambda v: f"{v}"))
-    revalidated = lambda d: sum(d.get("revalidated", {}).values())  # noqa: E731
+    revalidated = lambda d: sum(d["revalidated"].values())  # noqa: E731
     print(row("revalidations (304, no body)", revalidated(new), revalidated(old) if old else None, lambda v: f"{v}"))
     print("\nFirst visit now, by file (bytes x times; CDN = the Pyodide server)")
     for path, size in sorted(new["bytes"].items(), key=lambda kv: -kv[1]):

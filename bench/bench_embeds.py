@@ -10,9 +10,8 @@ in host pages on 127.0.0.1:
 
 Each case runs in a fresh Chromium (empty cache, no service worker) until the first
 embed is interactive, plus 3 s for the service worker's precache and the second
-embed's poster. Figures: bytes downloaded (both servers' logs, repeats counted, a 304
-answer, which sends no body, not), the
-resident memory of all of Chromium's processes (from /proc: the browser, its
+embed's poster. Figures: bytes downloaded (both servers' logs; a file sent twice counts
+twice, a 304 answer, which has no body, not at all), the resident memory of all of Chromium's processes (from /proc: the browser, its
 renderers and the workers' Pythons), and how many embeds started a Python. Ratios are
 against ``one``; the target is two < 1.3x one in bytes and memory.
 """

@@ -1,13 +1,12 @@
 """Panel's parts the page never shows, imported when first used instead of with Panel.
 
 ``import panel`` executes every widget, pane and template module Panel has; in
-Pyodide that is about 0.1 s of the page's start-up for parts this page never
+Pyodide that is about 0.08 s of the page's start-up for parts this page never
 draws (the chat components, the templates, speech, the debugger, the code and
-text editors). The slim Panel wheel rewrites a few ``from .x import
-...`` lines of Panel's package ``__init__`` files into a module ``__getattr__``
-(PEP 562): ``pn.chat``, ``pn.template.FastListTemplate``,
-``pn.widgets.Terminal`` and ``from panel.widgets import *`` all still work, and
-import the module at first use.
+text editors). The slim Panel wheel rewrites a few ``from .x import ...`` lines
+of Panel's package ``__init__`` files into a module ``__getattr__`` (PEP 562):
+``pn.chat``, ``pn.template.FastListTemplate``, ``pn.widgets.TextEditor`` and
+``from panel.widgets import *`` all still work, and import the module at first use.
 
 Left as they are: modules that Panel itself imports at start-up anyway
 (``panel.param`` imports the tables and the file selector, the HoloViews pane the
@@ -16,7 +15,7 @@ pane module, since ``pn.panel(obj)`` chooses among the pane
 classes that have been imported.
 
 It is an edit of Panel 1.9.4's text (``FOR_PANEL``): with another Panel the wheel
-is left as it is, and a line that moved within 1.9.4 stops the build.
+is left as it is, and an expected import that is not found stops the build.
 """
 
 from __future__ import annotations

@@ -217,9 +217,10 @@ def build_wheels(plan: Plan, work: Path, out_dir: Path, also_compile=()) -> list
     site = work / "site"
     staged, trees = [], []
     for item in plan.self_hosted:
-        tree = site / canonical(item.dist)
+        name = canonical(item.dist)
+        tree = site / name
         dist_info, dropped = stage_distribution(item.dist, tree)
-        if canonical(item.dist) == "panel":
+        if name == "panel":
             defer_unused_parts(tree, item.version)  # Panel's unused parts imported at first use
         staged.append((item.dist, item.version, tree, dist_info, False, len(dropped)))
         # Without docstrings, as -OO would (these libraries handle __doc__ None): 0.36 MB less to download.

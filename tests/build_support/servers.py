@@ -10,10 +10,10 @@ never answering, like a blocked network).
 from __future__ import annotations
 
 import functools
-from collections import Counter
 import http.server
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
