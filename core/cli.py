@@ -17,7 +17,7 @@ from .drafts import ALL_DRAFTS
 from .schedule import SCHEDULES
 from .session import simulate
 from .transform import MAX_TOP_K, TRANSFORM_AT, Transform, parse_temperature, parse_top_k
-from .variants import VARIANTS
+from .variants import ALL_VARIANTS
 
 
 class UsageError(Exception):
@@ -83,7 +83,7 @@ def build_parser():
             p.add_argument("--schedule", choices=SCHEDULES, default="fixed",
                            help="fixed: every block drafts --width; heuristic (Hugging Face assisted "
                                 f"generation): +2 after a fully accepted block, else -1, from 1 to {MAX_WIDTH}")
-        p.add_argument("--variant", choices=tuple(VARIANTS) + ("against-p",), default="exact",
+        p.add_argument("--variant", choices=tuple(ALL_VARIANTS) + ("against-p",), default="exact",
                        help="the rule; against-p (with --candidates: every candidate tested against p itself "
                             "instead of the updated residual) is the tempting wrong tree rule")
         p.add_argument("--lookahead", default=None,

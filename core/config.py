@@ -10,7 +10,7 @@ from .drafts import ALL_DRAFTS, setup
 from .pairs import numbers_for
 from .schedule import SCHEDULES
 from .transform import NONE, Transform
-from .variants import VARIANTS
+from .variants import ALL_VARIANTS
 
 # The table drafts: the ones with one row per last token, so the paper's α and
 # closed form (core.payoff.alpha) and the per-position chances of core.rates
@@ -78,8 +78,8 @@ class Config:
         _whole("width", self.width, 1, MAX_WIDTH)
         _whole("seed", self.seed, 0, MAX_SEED)
         _whole("max_tokens", self.max_tokens, 1, MAX_OUTPUT)
-        if self.variant not in VARIANTS:
-            raise ConfigError(f"unknown variant {self.variant!r}; choose one of: {', '.join(VARIANTS)}")
+        if self.variant not in ALL_VARIANTS:
+            raise ConfigError(f"unknown variant {self.variant!r}; choose one of: {', '.join(ALL_VARIANTS)}")
         if self.lookahead is not None:
             if isinstance(self.lookahead, (bool, float)) or not isinstance(self.lookahead, (int, Fraction)):
                 raise ConfigError(f"lookahead must be an exact fraction from 0 to 1, got {self.lookahead!r}")
@@ -101,7 +101,7 @@ class Config:
         found = _PLAIN[self.draft] if plain else setup(self.draft, transform)
         numbers = found.cache.get(self.variant)
         if numbers is None:
-            numbers = found.cache[self.variant] = numbers_for(VARIANTS[self.variant], found.target)
+            numbers = found.cache[self.variant] = numbers_for(ALL_VARIANTS[self.variant], found.target)
         self.__dict__.update(transform=transform, temperature=transform.temperature, setup=found, numbers=numbers)
 
     def replace(self, **changes):

@@ -20,7 +20,7 @@ from .config import MAX_TOKENS, Config
 from .rule import argmax
 from .schedule import next_width
 from .transform import NONE, Transform
-from .variants import VARIANTS
+from .variants import ALL_VARIANTS
 
 
 @lru_cache(maxsize=None)
@@ -32,7 +32,7 @@ def block_branches(variant, draft, width, state, room, lookahead=None, transform
     reads (``core.schedule.verdict``). Proposals after a rejection are
     discarded whatever they are, so they are summed out rather than enumerated.
     """
-    v = VARIANTS[variant]
+    v = ALL_VARIANTS[variant]
     setup = drafts.setup(draft, transform)
     drafter, target = setup.drafter, setup.target
     n = min(width, room)
@@ -76,7 +76,7 @@ def _branches(variant, p, q):
     the target's row ``p``: the mass that proposes and accepts it, the mass that proposes it
     and ends in each replacement, and q(x) (what dynamic lookahead compares). Rows are fixed
     objects, so this is computed once per pair."""
-    v = VARIANTS[variant]
+    v = ALL_VARIANTS[variant]
     pf, qf = p.fracs, q.fracs
     out = []
     for x, qx in enumerate(v.propose_dist(qf)):

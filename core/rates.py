@@ -26,7 +26,7 @@ from . import drafts
 from .config import Config
 from .exact import block_outcomes
 from .payoff import _drafted, alpha, long_run, stationary
-from .variants import VARIANTS
+from .variants import ALL_VARIANTS
 
 
 @lru_cache(maxsize=None)
@@ -57,7 +57,7 @@ class KeepChance:
 @lru_cache(maxsize=None)
 def keep_chances(draft, variant="exact"):
     """Every proposal the draft can make, after every last token, with its chance of being kept."""
-    v = VARIANTS[variant]
+    v = ALL_VARIANTS[variant]
     out = []
     for last, p in toy_tables.target.rows.items():
         q = toy_tables.drafts[draft].rows[last]

@@ -17,7 +17,7 @@ from .config import MAX_SEED, MAX_TOKENS, Config
 from .rule import pick
 from .schedule import next_width, verdict
 from .transform import NONE
-from .variants import VARIANTS
+from .variants import ALL_VARIANTS
 
 MAX_RUNS = 100_000
 
@@ -36,7 +36,7 @@ def _check_runs(n, k, max_tokens, base_seed):
 
 def speculative_prefix(config, k, rng):
     """The first ``k`` output tokens of one run (as a tuple of indices)."""
-    variant = VARIANTS[config.variant]
+    variant = ALL_VARIANTS[config.variant]
     setup = drafts.setup(config.draft, config.transform)
     drafter, target = setup.drafter, setup.target
     advance, last_of = drafter.advance, drafter.last

@@ -31,7 +31,7 @@ from .config import Config
 from .pairs import numbers_of
 from .records import Block, Bonus, Correction, Counters, Proposal
 from .trace import Trace
-from .variants import VARIANTS
+from .variants import ALL_VARIANTS
 
 ACTIONS = ("draft", "verify", "commit", "step", "run_block", "run_to_end", "reset")
 
@@ -170,12 +170,12 @@ class Session:
         drafter = c.setup.drafter
         output = self.output
         state = drafts.state_of(drafter, output) if drafter.copies else (output[-1] if output else "")
-        return draft_block(VARIANTS[c.variant], drafter, state, min(width, self.left), c.lookahead, self.rng)
+        return draft_block(ALL_VARIANTS[c.variant], drafter, state, min(width, self.left), c.lookahead, self.rng)
 
     def _verified(self, raw, qs, stopped, rng, width):
         """Run the target pass on drafted ``raw`` proposals (from rows ``qs``) and build the verified block."""
         c = self.config
-        target, variant = c.setup.target, VARIANTS[c.variant]
+        target, variant = c.setup.target, ALL_VARIANTS[c.variant]
         numbers, bonus_rows = c.numbers
         output = self.output
         last = output[-1] if output else ""
@@ -229,7 +229,7 @@ class Session:
             width = c.width if not self.blocks or c.schedule == "fixed" else self.width
             drafter, output = c.setup.drafter, self.output
             state = drafts.state_of(drafter, output) if drafter.copies else (output[-1] if output else "")
-            rng, raw, stopped, qs = draft_block(VARIANTS[c.variant], drafter, state, min(width, c.max_tokens - len(output)),
+            rng, raw, stopped, qs = draft_block(ALL_VARIANTS[c.variant], drafter, state, min(width, c.max_tokens - len(output)),
                                                 c.lookahead, self.rng)
             rng, block = self._verified(raw, qs, stopped, rng, width)
             return self._commit(block, rng)

@@ -12,13 +12,21 @@ Each ``Variant`` says how a block is judged in two equivalent forms:
 two tempting shortcuts that bias the output, one that is exact but wasteful,
 and the greedy rule of blockwise parallel decoding, which promises something
 else (equality with greedy decoding of the target).
+
+``IN_THE_WILD`` holds rules that real engines shipped or proposed, beside
+the classroom ones (issue 28): greedy drafting verified as if the draft had
+sampled, and Medusa's typical acceptance. ``ALL_VARIANTS`` is every rule
+the engine runs (sessions, ``exact``, the sampler, the CLI); ``VARIANTS``
+the ones the app lists today, as ``core.drafts`` has ``ALL_DRAFTS`` beside
+the table drafts. Exact-match acceptance (sample y from p, keep the
+proposal only if y equals it: ml-explore/mlx-lm#1709) is ``match-keep``.
 """
 
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable
 
-from . import rule
+from . import rule, typical
 from .prng import step
 from .rule import pick
 
@@ -74,6 +82,11 @@ def judge_greedy(p_w, p_den, q_w, q_den, x, rng):
     return rng, rule.argmax(p_w) == x, None, None
 
 
+def judge_typical(p_w, p_den, q_w, q_den, x, rng):
+    """Medusa's cut on p alone (``core.typical``): no draw, q is not read."""
+    return rng, typical.accepts_weights(p_w, x), None, None
+
+
 def replace_residual(p_w, p_den, q_w, q_den, x, y, rng):
     weights = rule.residual_weights(p_w, p_den, q_w, q_den)
     return sample_row(weights, sum(weights), rng)
@@ -118,6 +131,10 @@ def match_accept(p, q, x):
 
 def greedy_accept(p, q, x):
     return Fraction(int(rule.argmax(p) == x))
+
+
+def typical_accept(p, q, x):
+    return Fraction(int(typical.accepts(p, x)))
 
 
 def residual_dist(p, q, x):
@@ -184,3 +201,31 @@ VARIANTS = {
         ),
     )
 }
+
+
+IN_THE_WILD = {
+    v.name: v
+    for v in (
+        Variant(
+            "greedy-draft", "Greedy drafting, sampled verification",
+            "The draft proposes its most likely token, but verification still accepts with min(1, p(x)/q(x)) "
+            "and corrects from norm(max(p - q, 0)) using the draft's soft q, as if x had been drawn from q. "
+            "It was not: the rule's proof needs the proposal to follow q, so the output leans towards the "
+            "draft's favourites (jaymody/speculative-sampling#3).",
+            False, propose_greedy, judge_ratio, replace_residual, bonus_sample,
+            greedy_row, ratio_accept, residual_dist, identity, "residual",
+        ),
+        Variant(
+            "typical", "Typical acceptance (Medusa)",
+            "Keep a proposal x when p(x) > min(0.09, 0.3 * exp(-H(p))), the target's own entropy setting the bar; "
+            "no draw, q is not read. After a rejection commit a fresh draw from p, after a full acceptance a "
+            "bonus from p. It keeps more than the exact rule, and the output follows the draft wherever the "
+            "bar lets its proposals through: lossy by design (Cai et al. 2024; vLLM's typical acceptance "
+            "sampler, with its default parameters).",
+            False, propose_sample, judge_typical, replace_target, bonus_sample,
+            identity, typical_accept, target_dist, identity, "target",
+        ),
+    )
+}
+
+ALL_VARIANTS = {**VARIANTS, **IN_THE_WILD}
