@@ -30,7 +30,7 @@ from .payoff import long_run
 from .config import DRAFTS, MAX_TOKENS, MAX_WIDTH
 from .variants import ALL_VARIANTS
 
-# Each was read in full before being cited here (issue 28).
+# Threads read before being cited (issue 28's report quotes each); the app's cards word them.
 SOURCES = {
     "greedy-draft": (("jaymody/speculative-sampling", 3),),
     "typical": (("vllm-project/vllm", 5015), ("vllm-project/vllm", 5131)),
