@@ -9,8 +9,8 @@ split the arguments, so no argument can hang the program or end in a traceback.
 import argparse
 import sys
 
-from . import display, exact, payoff, tree, tree_exact
-from .config import MAX_OUTPUT, MAX_SEED, MAX_TOKENS, MAX_WIDTH, ConfigError
+from . import batch, display, exact, payoff, rulecard, tree, tree_exact, typical
+from .config import DRAFTS, MAX_OUTPUT, MAX_SEED, MAX_TOKENS, MAX_WIDTH, ConfigError
 from .numbers import parse_fraction, parse_int
 from .rule import decompose, parse_distribution
 from .drafts import ALL_DRAFTS
@@ -57,6 +57,8 @@ NUMBERS = {
     "candidates": whole(1, tree.MAX_CANDIDATES),
     "p": distribution,
     "q": distribution,
+    "batch": whole(1, batch.MAX_BATCH),
+    "saturation": whole(1, batch.MAX_SATURATION),
 }
 
 
@@ -130,6 +132,19 @@ def build_parser():
     p.add_argument("--cost", required=True,
                    help=f"c: one draft step's cost relative to one target pass, from 0 to {payoff.MAX_COST} "
                         "(0 is a free draft, 1 a draft as slow as the target; e.g. 0.1 or 1/20)")
+
+    r = sub.add_parser("card", help="one rule beside the exact one: distance from the target and how much it keeps")
+    r.add_argument("--variant", choices=tuple(ALL_VARIANTS), required=True)
+    r.add_argument("--draft", choices=DRAFTS, default="biased")
+    r.add_argument("--width", default="3", help=f"draft length per block, 1 to {MAX_WIDTH}")
+    r.add_argument("--length", default="3", help=f"K, the first K tokens compared, 1 to {MAX_TOKENS}")
+
+    b = sub.add_parser("batch", help="speculation in a batch: a pass over b*(w+1) positions costs max(1, b*(w+1)/s)")
+    b.add_argument("--draft", choices=batch.BATCH_DRAFTS, required=True)
+    b.add_argument("--cost", required=True, help=f"c, one draft step's cost in target passes, 0 to {payoff.MAX_COST}")
+    b.add_argument("--batch", required=True, help=f"b, requests per batch, 1 to {batch.MAX_BATCH}")
+    b.add_argument("--saturation", required=True,
+                   help=f"s, positions per pass at which the target becomes compute-bound, 1 to {batch.MAX_SATURATION}")
     return parser
 
 
@@ -256,10 +271,51 @@ def run_payoff(args):
     return "\n".join(lines)
 
 
+def _exactly(x, digits=4):
+    return f"{x}" if x.denominator == 1 else f"{x} ≈ {float(x):.{digits}f}"
+
+
+def run_card(args):
+    c = rulecard.rule_card(args.variant, args.draft, args.width, args.length)
+    v = ALL_VARIANTS[c.variant]
+    lines = [f"{v.title}: variant {c.variant}, {c.draft} draft, width {c.width}, first {c.k} tokens", v.summary, "",
+             f"total-variation distance from the target: {_exactly(c.distance, 6)}"
+             + ("" if c.first_departure is None else f" (first differs at k = {c.first_departure})"),
+             f"kept proposals / proposals, long run: {_exactly(c.kept_share)}; exact rule: {_exactly(c.exact_kept_share)}",
+             f"tokens per target pass, long run: {_exactly(c.tokens_per_pass)}; "
+             f"exact rule: {_exactly(c.exact_tokens_per_pass)}",
+             "one proposal kept, by last token: " + ", ".join(
+                 f"{last or 'empty prefix'} {c.kept_after[last]} (exact {c.exact_kept_after[last]})" for last in c.kept_after)]
+    if c.variant == "typical":
+        lines.append(f"parameters: epsilon {typical.PAPER.epsilon}, delta {typical.PAPER.delta} "
+                     "(vLLM's defaults); on three tokens epsilon always binds")
+    if c.sources:
+        lines.append("shipped or proposed in: " + ", ".join(f"{repo}#{number}" for repo, number in c.sources))
+    return "\n".join(lines)
+
+
+def run_batch(args):
+    t = batch.batch_table(args.draft, args.cost, args.batch, args.saturation)
+    first = t.rows[0]
+    lines = [f"{args.draft} draft, c = {first.cost}, batch b = {args.batch}, compute-bound at s = {args.saturation} "
+             "positions per pass; algorithmic expectations, not measured latency",
+             f"ordinary decoding: {_exactly(first.ordinary_throughput)} tokens per pass's time "
+             f"(at most {first.ordinary_capacity})", "",
+             "width  pass cost  speedup/request  tokens/pass-time  ceiling (any b)"]
+    for r in t.rows:
+        mark = "  <- best" if r.width == t.best_width else ""
+        lines.append(f"{r.width:>5}  {float(r.block_time - r.cost * r.width):>9.4f}  {float(r.speedup):>15.4f}  "
+                     f"{float(r.throughput):>16.4f}  {float(r.capacity):>15.4f}{mark}")
+    if not t.pays_off:
+        lines += ["", "no width beats ordinary decoding in this batch"]
+    return "\n".join(lines)
+
+
 def main(argv=None):
     try:
         args = read_numbers(build_parser().parse_args(argv))
-        out = {"trace": run_trace, "check": run_check, "exact": run_exact, "payoff": run_payoff}[args.command](args)
+        out = {"trace": run_trace, "check": run_check, "exact": run_exact, "payoff": run_payoff,
+               "card": run_card, "batch": run_batch}[args.command](args)
     except (UsageError, ConfigError, ValueError) as e:
         print(f"python -m core: error: {e}", file=sys.stderr)
         return 2

@@ -74,3 +74,19 @@ def test_in_a_compute_bound_batch_speculation_does_not_pay():
 def test_bad_arguments_get_one_clear_sentence(args, message):
     with pytest.raises(ValueError, match=message):
         batch_payoff(*args)
+
+
+def test_the_batch_command_marks_the_best_width_and_the_ceilings(capsys):
+    from core import cli
+    assert cli.main(["batch", "--draft", "aligned", "--cost", "0", "--batch", "8", "--saturation", "16"]) == 0
+    out = capsys.readouterr().out
+    assert "ordinary decoding: 8 tokens per pass's time (at most 16)" in out
+    row = next(line for line in out.splitlines() if line.strip().startswith("3 "))
+    assert row.split()[1:5] == ["2.0000", "2.0000", "16.0000", "16.0000"]  # pass cost, speedup, throughput, ceiling
+    assert "<- best" in next(line for line in out.splitlines() if line.strip().startswith("1 "))
+
+
+def test_the_batch_command_refuses_the_lookup_draft_in_one_line(capsys):
+    from core import cli
+    assert cli.main(["batch", "--draft", "lookup", "--cost", "0", "--batch", "8", "--saturation", "16"]) == 2
+    assert "invalid choice" in capsys.readouterr().err

@@ -181,3 +181,22 @@ def test_the_counters_of_many_runs_approach_the_exact_keep_share():
 def test_the_cli_prints_each_wild_rules_distance(capsys, variant, distance):
     assert cli.main(["exact", "--draft", "biased", "--width", "3", "--length", "1", "--variant", variant]) == 0
     assert f"total-variation distance: {distance}" in capsys.readouterr().out
+
+
+def test_the_card_command_sets_the_rule_beside_the_exact_one(capsys):
+    assert cli.main(["card", "--variant", "match-keep", "--draft", "aligned"]) == 0
+    out = capsys.readouterr().out
+    assert "total-variation distance from the target: 0\n" in out
+    assert "empty prefix 19/50 (exact 1)" in out
+    assert "ml-explore/mlx-lm#1709" in out
+
+
+def test_the_card_command_names_typical_acceptances_parameters(capsys):
+    assert cli.main(["card", "--variant", "typical"]) == 0
+    out = capsys.readouterr().out
+    assert "1069/2000" in out and "epsilon 9/100, delta 3/10" in out
+
+
+def test_a_bad_card_argument_is_one_line(capsys):
+    assert cli.main(["card", "--variant", "typical", "--length", "9"]) == 2
+    assert capsys.readouterr().err.strip().count("\n") == 0
