@@ -27,9 +27,10 @@ both positive sides to the power ``d``,
     (a_x / delta) ** d > prod(a_i ** a_i)
 
 a comparison of rationals, exact whatever the rounding. The toy rows have
-``d`` at most a few hundred even transformed (temperature 1/4 gives 722), so
-these integers have a few thousand bits: cheap, and each row's verdicts
-are cached.
+``d`` at most 16,018 even transformed (temperature 1/4, after B), so these
+integers have at most a few hundred thousand bits; they are computed only
+when ``p(x) <= epsilon`` has not already decided, and each row's verdicts
+are cached (all transformed rows together take milliseconds).
 
 On three tokens ``exp(-H(p)) >= 1/3`` always (the entropy is at most
 log 3), so with delta = 0.3 the entropy term is at least 0.1 and never
