@@ -33,6 +33,7 @@ from .variants import ALL_VARIANTS
 # Threads read before being cited (issue 28's report quotes each); the app's cards word them.
 SOURCES = {
     "greedy-draft": (("jaymody/speculative-sampling", 3),),
+    "greedy-one-hot": (("vllm-project/vllm", 40651),),
     "typical": (("vllm-project/vllm", 5015), ("vllm-project/vllm", 5131)),
     "match-keep": (("ml-explore/mlx-lm", 1709), ("foundation-model-stack/fms-extras", 12)),
     "greedy": (("lablup/mlxcel", 902),),

@@ -15,7 +15,8 @@ else (equality with greedy decoding of the target).
 
 ``IN_THE_WILD`` holds rules that real engines shipped or proposed, beside
 the classroom ones (issue 28): greedy drafting verified as if the draft had
-sampled, and Medusa's typical acceptance. ``ALL_VARIANTS`` is every rule
+sampled (wrong), the same drafting verified with q one-hot (exact: vLLM's
+fix), and Medusa's typical acceptance (lossy by design). ``ALL_VARIANTS`` is every rule
 the engine runs (sessions, ``exact``, the sampler, the CLI); ``VARIANTS``
 the ones the app lists today, as ``core.drafts`` has ``ALL_DRAFTS`` beside
 the table drafts. Exact-match acceptance (sample y from p, keep the
@@ -82,6 +83,12 @@ def judge_greedy(p_w, p_den, q_w, q_den, x, rng):
     return rng, rule.argmax(p_w) == x, None, None
 
 
+def judge_one_hot(p_w, p_den, q_w, q_den, x, rng):
+    """``u < p(x)``: the ratio test with q one-hot at the greedy proposal."""
+    rng, k = step(rng)
+    return rng, rule.accepts(p_w[x], p_den, 1, 1, k), k, None
+
+
 def judge_typical(p_w, p_den, q_w, q_den, x, rng):
     """Medusa's cut on p alone (``core.typical``): no draw, q is not read."""
     return rng, typical.accepts_weights(p_w, x), None, None
@@ -98,6 +105,12 @@ def replace_target(p_w, p_den, q_w, q_den, x, y, rng):
 
 def replace_keep_y(p_w, p_den, q_w, q_den, x, y, rng):
     return rng, y, None
+
+
+def replace_without_x(p_w, p_den, q_w, q_den, x, y, rng):
+    """The residual when q is one-hot at x: p with x removed, renormalised."""
+    weights = tuple(0 if i == x else w for i, w in enumerate(p_w))
+    return sample_row(weights, sum(weights), rng)
 
 
 def replace_greedy(p_w, p_den, q_w, q_den, x, y, rng):
@@ -131,6 +144,10 @@ def match_accept(p, q, x):
 
 def greedy_accept(p, q, x):
     return Fraction(int(rule.argmax(p) == x))
+
+
+def one_hot_accept(p, q, x):
+    return p[x]
 
 
 def typical_accept(p, q, x):
@@ -214,6 +231,15 @@ IN_THE_WILD = {
             "draft's favourites (jaymody/speculative-sampling#3).",
             False, propose_greedy, judge_ratio, replace_residual, bonus_sample,
             greedy_row, ratio_accept, residual_dist, identity, "residual",
+        ),
+        Variant(
+            "greedy-one-hot", "Greedy drafting, verified as one-hot",
+            "The draft proposes its most likely token and verification treats q as one-hot there, as it is: "
+            "accept with chance p(x), else draw from p without x, renormalised (the residual of a one-hot q). "
+            "Exact, and the fix for greedy-draft; it keeps a proposal with chance p(argmax q) "
+            "(vllm-project/vllm#40651).",
+            True, propose_greedy, judge_one_hot, replace_without_x, bonus_sample,
+            greedy_row, one_hot_accept, target_without_x, identity, "residual",
         ),
         Variant(
             "typical", "Typical acceptance (Medusa)",

@@ -21,10 +21,10 @@ N = 20_000
 # ---- the registry ------------------------------------------------------------
 
 def test_the_rules_from_the_wild_run_everywhere_but_the_app_lists_only_todays():
-    assert set(IN_THE_WILD) == {"greedy-draft", "typical"}
+    assert set(IN_THE_WILD) == {"greedy-draft", "greedy-one-hot", "typical"}
     assert set(ALL_VARIANTS) == set(VARIANTS) | set(IN_THE_WILD)
     assert not set(VARIANTS) & set(IN_THE_WILD)
-    assert not any(ALL_VARIANTS[v].keeps_target for v in IN_THE_WILD)
+    assert [v for v in IN_THE_WILD if ALL_VARIANTS[v].keeps_target] == ["greedy-one-hot"]
 
 
 # ---- greedy drafting with sampled verification --------------------------------
@@ -51,6 +51,26 @@ def test_greedy_drafting_proposes_without_a_draw():
     first = s.blocks[0].proposals
     assert [x.token for x in first] == ["A", "A", "A"][: len(first)]
     assert all(x.draft_k is None for x in first)
+
+
+# ---- the fix: greedy drafting verified with q one-hot ----------------------------
+
+@pytest.mark.parametrize("draft", ["aligned", "biased", "heads"])
+@pytest.mark.parametrize("width", [1, 3, 8])
+def test_greedy_drafting_is_exact_once_q_is_taken_as_one_hot(draft, width):
+    assert exact.compare(draft, width, 6, "greedy-one-hot").distance == 0
+
+
+def test_the_one_hot_fix_keeps_p_of_the_drafts_argmax():
+    card = rule_card("greedy-one-hot", "biased", 3)
+    # after the empty prefix the biased draft's argmax is A, and p(A) = 0.5; after A it is A again, p(A) = 0.2
+    assert card.kept_after == {"": F(1, 2), "A": F(1, 5), "B": F(11, 20), "C": F(1, 4)}
+    assert card.kept_share < card.exact_kept_share
+
+
+def test_seeded_runs_of_the_one_hot_fix_follow_the_target():
+    counts = sampler.sample_prefixes("biased", 3, 3, N, variant="greedy-one-hot")
+    assert stats.chi_square(counts, exact.target_distribution(3)).p_value > 0.001
 
 
 # ---- typical acceptance -------------------------------------------------------
