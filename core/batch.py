@@ -77,6 +77,11 @@ class BatchPayoff:
     ordinary_step_time: Fraction
 
     @property
+    def target_pass_time(self):
+        """The verifying pass alone: ``max(1, b * (width + 1) / s)``."""
+        return pass_time(self.batch, self.width + 1, self.saturation)
+
+    @property
     def memory_bound(self):
         """True while the verifying pass still costs one pass: ``b * (width + 1) <= s``."""
         return self.batch * (self.width + 1) <= self.saturation
@@ -140,7 +145,7 @@ class BatchTable:
 
     @property
     def best(self):
-        return self.rows[self.best_width - 1]
+        return next(r for r in self.rows if r.width == self.best_width)
 
     @property
     def pays_off(self):

@@ -304,7 +304,7 @@ def run_batch(args):
              "width  pass cost  speedup/request  tokens/pass-time  ceiling (any b)"]
     for r in t.rows:
         mark = "  <- best" if r.width == t.best_width else ""
-        lines.append(f"{r.width:>5}  {float(r.block_time - r.cost * r.width):>9.4f}  {float(r.speedup):>15.4f}  "
+        lines.append(f"{r.width:>5}  {float(r.target_pass_time):>9.4f}  {float(r.speedup):>15.4f}  "
                      f"{float(r.throughput):>16.4f}  {float(r.capacity):>15.4f}{mark}")
     if not t.pays_off:
         lines += ["", "no width beats ordinary decoding in this batch"]

@@ -31,7 +31,7 @@ def test_the_aligned_draft_by_hand():
     # ordinary steps of 8 requests still cost 1. Per request 4 tokens per 2 = speedup 2; the batch 16 per pass.
     r = batch_payoff("aligned", 3, 0, 8, 16)
     assert (r.tokens_per_block, r.block_time, r.ordinary_step_time) == (4, 2, 1)
-    assert r.speedup == 2 and r.throughput == 16 and r.ordinary_throughput == 8
+    assert r.speedup == 2 and r.throughput == 16 and r.ordinary_throughput == 8 and r.target_pass_time == 2
     assert r.capacity == r.ordinary_capacity == 16  # nothing discarded, nothing wasted
 
 
@@ -63,6 +63,7 @@ def test_past_the_edge_the_speedup_falls_and_the_best_width_shrinks():
 def test_in_a_compute_bound_batch_speculation_does_not_pay():
     t = batch_table("biased", F(1, 10), 16, 16)
     assert not t.pays_off and t.best_width == 1
+    assert batch_table("biased", F(1, 10), 4, 16, widths=(2, 3, 4)).best.width == 3
     assert batch_table("biased", F(1, 10), 4, 16).pays_off
 
 
