@@ -112,7 +112,7 @@ class BatchPayoff:
 
     @property
     def capacity(self):
-        """The most tokens per pass's time speculation at this width can serve, at any batch size: ``s * E / (width + 1)``."""
+        """The most tokens per pass's time speculation at this width serves at any batch size: ``s * E / (width + 1)``."""
         return self.saturation / self.positions_per_token
 
     @property

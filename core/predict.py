@@ -139,9 +139,11 @@ def check_support(block, predicted):
         raise ValueError(f"the tokens are {', '.join(TOKENS)}; {unknown[0]!r} is not one of them")
     named = set(guess)
     support = tuple(t for t, r in zip(TOKENS, c.residual) if r)
-    return SupportCheck(support, tuple(t for t in TOKENS if t in named), named == set(support),
-                        tuple(t for t in support if t not in named), tuple(t for t in TOKENS if t in named and t not in support),
-                        sum((r for t, r in zip(TOKENS, c.residual) if t in named), Fraction(0)), c.token)
+    missing = tuple(t for t in support if t not in named)
+    extra = tuple(t for t in TOKENS if t in named and t not in support)
+    covered = sum((r for t, r in zip(TOKENS, c.residual) if t in named), Fraction(0))
+    return SupportCheck(support, tuple(t for t in TOKENS if t in named), named == set(support), missing, extra,
+                        covered, c.token)
 
 
 def judge_calls(block, calls, variant="exact", support=None):

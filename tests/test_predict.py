@@ -28,7 +28,8 @@ def test_the_worked_block_is_what_the_docstring_says():
 def test_each_call_carries_the_exact_chance_of_what_happened():
     r = judge_calls(verified(), (KEPT, KEPT, KEPT))
     first, second, third = r.calls
-    assert (first.outcome, first.accept_probability, first.outcome_probability, first.right) == (KEPT, F(5, 8), F(5, 8), True)
+    assert (first.outcome, first.accept_probability, first.outcome_probability, first.right) == (
+        KEPT, F(5, 8), F(5, 8), True)
     assert (second.outcome, second.accept_probability, second.outcome_probability, second.right) == (
         REJECTED, F(2, 7), F(5, 7), False)
     assert (second.likelier, second.likelier_chance) == (REJECTED, F(5, 7))
@@ -100,7 +101,8 @@ def test_over_many_blocks_the_likelier_student_matches_the_benchmark():
             chances = [x.accept_probability for x in block.proposals if x.accept_probability is not None]
             calls = [likelier(a) for a in chances] + [KEPT] * (len(block.proposals) - len(chances))
             r = judge_calls(block, calls)
-            right, expected, before, blocks = right + r.right, expected + r.expected_right, before + r.expected_before_verify, blocks + 1
+            right, expected, blocks = right + r.right, expected + r.expected_right, blocks + 1
+            before += r.expected_before_verify
     assert abs(right - float(expected)) < 3 * (blocks ** 0.5)
     assert abs(right - float(before)) < 3 * (blocks ** 0.5)
 
