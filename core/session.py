@@ -28,16 +28,13 @@ from . import drafts, schedule
 from .rule import decompose
 from .block import committed, draft_block, verify_block
 from .config import Config
+from .engine import PhaseError, Stepping
 from .pairs import numbers_of
-from .records import Block, Bonus, Correction, Counters, Proposal
+from .records import Block, Bonus, Correction, Proposal
 from .trace import Trace
 from .variants import VARIANTS
 
 ACTIONS = ("draft", "verify", "commit", "step", "run_block", "run_to_end", "reset")
-
-
-class PhaseError(RuntimeError):
-    """An action pressed at the wrong moment (for example Verify before Draft)."""
 
 
 _NEEDS = {
@@ -76,7 +73,7 @@ def _setup(config):
 
 
 @dataclass(frozen=True)
-class Session:
+class Session(Stepping):
     config: Config
     rng: int
     phase: str = "draft"
@@ -84,14 +81,11 @@ class Session:
     blocks: tuple = ()
     pending: Optional[Block] = None
 
+    DONE = _WHY["done"]
+
     def __init__(self, config, rng, phase="draft", output=(), blocks=(), pending=None):
         # Written out for speed, like Proposal's: a trace builds one per block.
         self.__dict__.update(config=config, rng=rng, phase=phase, output=output, blocks=blocks, pending=pending)
-
-    @property
-    def counters(self):
-        """Counts over the committed blocks (a pending block is not counted yet)."""
-        return Counters.of(self.blocks)
 
     @classmethod
     def start(cls, config=None, **fields):
@@ -100,11 +94,6 @@ class Session:
         return cls(config, prng.seed(config.seed))
 
     # ---- what may happen next ---------------------------------------------
-
-    @property
-    def left(self):
-        """Tokens the output can still take."""
-        return self.config.max_tokens - len(self.output)
 
     @property
     def next_action(self):
@@ -214,12 +203,6 @@ class Session:
 
     # ---- conveniences -----------------------------------------------------
 
-    def step(self):
-        """Perform the next phase."""
-        if self.phase == "done":
-            raise PhaseError(f"Nothing to do: {_WHY['done']}.")
-        return getattr(self, self.phase)()
-
     def run_block(self):
         """Finish the current block, from whatever phase it is in."""
         if self.phase == "draft":
@@ -233,16 +216,7 @@ class Session:
                                                 c.lookahead, self.rng)
             rng, block = self._verified(raw, qs, stopped, rng, width)
             return self._commit(block, rng)
-        session = self.step()
-        while session.phase in ("verify", "commit"):
-            session = session.step()
-        return session
-
-    def run_to_end(self):
-        session = self
-        while session.phase != "done":
-            session = session.run_block()
-        return session
+        return Stepping.run_block(self)
 
     def reset(self):
         return Session.start(self.config)
