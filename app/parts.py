@@ -13,7 +13,7 @@ from . import fast_update, theme
 from .i18n import has, t
 
 # The draft choice as every view labels it (the model's objects; views show draft_options()).
-DRAFT_OPTIONS = {"Aligned": "aligned", "Biased": "biased", "Lookup": "lookup", "Heads": "heads"}  # core.ALL_DRAFTS
+DRAFT_OPTIONS = {kind.label: kind.name for kind in core.DRAFT_KINDS.values()}
 
 
 def draft_options(options=None):

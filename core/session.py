@@ -62,8 +62,9 @@ def position(draft, prefix=()):
     first proposal's (one-hot on the copy; head 1); None when lookup has
     nothing to copy (the next block is an ordinary step)."""
     key = _key(tuple(prefix))
-    if draft in toy_tables.drafts:
-        return decompose(toy_tables.target.rows[key], toy_tables.drafts[draft].rows[key])
+    kind = drafts.KINDS.get(draft)
+    if kind is not None and kind.has_table:
+        return decompose(toy_tables.target.rows[key], kind.table[key])
     q = drafts.next_q(draft, tuple(prefix))
     return None if q is None else decompose(toy_tables.target.rows[key], q)
 
@@ -131,7 +132,7 @@ class Session(Stepping):
         block = self.pending
         raw = tuple((INDEX[x.token], x.draft_k) for x in block.proposals)
         setup = _setup(self.config)
-        state = drafts.state_of(setup.drafter, self.output)
+        state = setup.drafter.state_of(self.output)
         last, qs = setup.drafter.last(state), []
         for x, _ in raw:  # the rows drafting used: a function of the state and the proposals
             qs.append(setup.drafter.row_at(state, len(qs), last))
@@ -158,7 +159,7 @@ class Session(Stepping):
         c = self.config
         drafter = c.setup.drafter
         output = self.output
-        state = drafts.state_of(drafter, output) if drafter.copies else (output[-1] if output else "")
+        state = drafter.state_of(output) if drafter.copies else (output[-1] if output else "")
         return draft_block(VARIANTS[c.variant], drafter, state, min(width, self.left), c.lookahead, self.rng)
 
     def _verified(self, raw, qs, stopped, rng, width):
@@ -211,7 +212,7 @@ class Session(Stepping):
             c = self.config
             width = c.width if not self.blocks or c.schedule == "fixed" else self.width
             drafter, output = c.setup.drafter, self.output
-            state = drafts.state_of(drafter, output) if drafter.copies else (output[-1] if output else "")
+            state = drafter.state_of(output) if drafter.copies else (output[-1] if output else "")
             rng, raw, stopped, qs = draft_block(VARIANTS[c.variant], drafter, state, min(width, c.max_tokens - len(output)),
                                                 c.lookahead, self.rng)
             rng, block = self._verified(raw, qs, stopped, rng, width)

@@ -51,10 +51,10 @@ from fractions import Fraction
 from math import lcm
 from typing import Optional
 
-import toy_tables
 from toy_tables import TOKENS
 
 from .config import MAX_TOKENS, Config, ConfigError
+from .drafts import TABLE_DRAFTS
 from .engine import PhaseError, Stepping, Written
 from .prng import seed as seeded, step
 from .records import Bonus, Correction, Counters, Drafted, Round, _frac, _row
@@ -70,7 +70,7 @@ MAX_CANDIDATES = 3
 MAX_TREE_WIDTH = 4
 STATUSES = ("proposed", "accepted", "rejected", "discarded")
 # Trees need a draft *table* to draw k independent candidates from; lookup and heads have none.
-TREE_DRAFTS = tuple(toy_tables.drafts)
+TREE_DRAFTS = TABLE_DRAFTS
 
 
 def tree_size(candidates, width):
