@@ -9,7 +9,8 @@ import param
 
 import core
 
-from . import fast_update, theme
+from . import fast_update
+from . import theme
 from .i18n import has, t
 
 # The draft choice as every view labels it (the model's objects; views show draft_options()).

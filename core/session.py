@@ -159,7 +159,7 @@ class Session(Stepping):
         c = self.config
         drafter = c.setup.drafter
         output = self.output
-        state = drafter.state_of(output) if drafter.copies else (output[-1] if output else "")
+        state = drafts.state_of(drafter, output) if drafter.copies else (output[-1] if output else "")
         return draft_block(VARIANTS[c.variant], drafter, state, min(width, self.left), c.lookahead, self.rng)
 
     def _verified(self, raw, qs, stopped, rng, width):
@@ -212,7 +212,7 @@ class Session(Stepping):
             c = self.config
             width = c.width if not self.blocks or c.schedule == "fixed" else self.width
             drafter, output = c.setup.drafter, self.output
-            state = drafter.state_of(output) if drafter.copies else (output[-1] if output else "")
+            state = drafts.state_of(drafter, output) if drafter.copies else (output[-1] if output else "")
             rng, raw, stopped, qs = draft_block(VARIANTS[c.variant], drafter, state, min(width, c.max_tokens - len(output)),
                                                 c.lookahead, self.rng)
             rng, block = self._verified(raw, qs, stopped, rng, width)
