@@ -9,11 +9,12 @@ import param
 
 import core
 
+from . import fast_update
 from . import theme
 from .i18n import has, t
 
 # The draft choice as every view labels it (the model's objects; views show draft_options()).
-DRAFT_OPTIONS = {"Aligned": "aligned", "Biased": "biased", "Lookup": "lookup", "Heads": "heads"}  # core.ALL_DRAFTS
+DRAFT_OPTIONS = {kind.label: kind.name for kind in core.DRAFT_KINDS.values()}
 
 
 def draft_options(options=None):
@@ -41,6 +42,17 @@ def one_update():
         yield
 
 
+def _text_only(self, ref, model):
+    model.update(**self._process_param_change({"object": self.object}))
+
+
+def text_update():
+    """The ``_update`` a ``Text`` uses: just the text, or, with another Panel, HTML's own."""
+    if fast_update.fits("app/parts.py Text", pn.pane.HTML, "_update", ("self", "ref", "model")):
+        return _text_only
+    return pn.pane.HTML._update
+
+
 class Text(pn.pane.HTML):
     """An HTML pane whose new text is sent as just that: the text.
 
@@ -48,10 +60,11 @@ class Text(pn.pane.HTML):
     model (its design's stylesheets included) and compares them all, about a
     third of a click's Python. Only the text can change on this path: sizes,
     visibility and styles reach the model through Panel's own parameter sync.
+    It overrides Panel's private ``_update``, so only for the Panel it was
+    written for (``app/fast_update.fits``); with another, HTML's own is used.
     """
 
-    def _update(self, ref, model):
-        model.update(**self._process_param_change({"object": self.object}))
+    _update = text_update()
 
 
 class TabModel(param.Parameterized):

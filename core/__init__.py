@@ -8,7 +8,7 @@ from toy_tables import TOKENS
 
 from . import display
 from .config import DRAFTS, MAX_TOKENS, MAX_WIDTH, Config, ConfigError
-from .drafts import ALL_DRAFTS
+from .drafts import ALL_DRAFTS, KINDS as DRAFT_KINDS, DraftKind
 from .numbers import InputError, parse_fraction, parse_int
 from .records import Block, Bonus, Correction, Counters, Proposal
 from .rule import Decomposition, decompose, parse_distribution
@@ -21,8 +21,9 @@ from .variants import VARIANTS as _VARIANTS
 VARIANTS = tuple(_VARIANTS)
 
 __all__ = [
-    "ACTIONS", "ALL_DRAFTS", "DRAFTS", "SCHEDULES", "TRANSFORM_AT", "MAX_TOKENS", "MAX_WIDTH", "TOKENS", "VARIANTS",
-    "Block", "Bonus", "Config", "ConfigError", "Correction", "Counters", "Decomposition", "InputError",
+    "ACTIONS", "ALL_DRAFTS", "DRAFT_KINDS", "DRAFTS", "SCHEDULES", "TRANSFORM_AT", "MAX_TOKENS", "MAX_WIDTH", "TOKENS",
+    "VARIANTS",
+    "Block", "Bonus", "Config", "ConfigError", "Correction", "Counters", "Decomposition", "DraftKind", "InputError",
     "PhaseError", "Proposal", "Session", "Trace", "Transform", "decompose", "display", "parse_distribution", "parse_fraction",
     "parse_int", "position", "simulate",
 ]

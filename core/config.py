@@ -4,19 +4,13 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Optional
 
-import toy_tables
-
-from .drafts import ALL_DRAFTS, setup
+from .drafts import ALL_DRAFTS, TABLE_DRAFTS, setup
 from .pairs import numbers_for
 from .schedule import SCHEDULES
 from .transform import NONE, Transform
 from .variants import ALL_VARIANTS
 
-# The table drafts: the ones with one row per last token, so the paper's α and
-# closed form (core.payoff.alpha) and the per-position chances of core.rates
-# and core.passes exist for them. ALL_DRAFTS (core.drafts) adds lookup and
-# heads, which every engine entry point and every tab of the app accepts.
-DRAFTS = tuple(toy_tables.drafts)
+DRAFTS = TABLE_DRAFTS  # the drafts with a table (core.drafts.KINDS): the closed forms exist for them
 MAX_WIDTH = 8
 MAX_TOKENS = 8
 MAX_SEED = 2**64 - 1
@@ -98,7 +92,9 @@ class Config:
             raise ConfigError(str(e)) from None
         # The rows this scenario drafts and verifies with, looked up once (core.drafts.setup).
         # ``numbers``: the setup's caches of exact numbers for this rule (core.pairs).
-        found = _PLAIN[self.draft] if plain else setup(self.draft, transform)
+        found = _PLAIN.get(self.draft) if plain else None
+        if found is None:  # a transformation, or a kind registered after this module was imported
+            found = setup(self.draft, transform)
         numbers = found.cache.get(self.variant)
         if numbers is None:
             numbers = found.cache[self.variant] = numbers_for(ALL_VARIANTS[self.variant], found.target)

@@ -25,14 +25,22 @@ Four drafts, all verified by the same rule (``core.block``):
 
 A draft's *state* is what it looks at when a block starts: the last
 committed token for the tables and the heads, ``(last, successors)`` for
-lookup. ``ALL_DRAFTS`` lists every draft the engine runs; ``DRAFTS`` (in
-``core.config``) the table drafts the step-through app lists today.
+lookup.
+
+Each kind of draft is one entry of ``KINDS`` (a ``DraftKind``), as each rule
+is one entry of ``core.variants.VARIANTS``: its name (in the CLI, the URL and
+the JSON), its label, whether it has a table, its drafter and its state. What
+differs between kinds is a method of the drafter, never a test of its name.
+``ALL_DRAFTS`` (every draft the engine runs) and ``TABLE_DRAFTS`` (those with a
+table) are read from ``KINDS``, so a kind registered later is in both.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from math import lcm
+from typing import Optional
 
 import toy_tables
 from toy_tables import TOKENS
@@ -42,15 +50,6 @@ from .transform import NONE
 INDEX = {t: i for i, t in enumerate(TOKENS)}
 KEYS = ("",) + TOKENS
 MAX_HEADS = 8  # one head per proposal of the widest block (core.config.MAX_WIDTH)
-TABLE_DRAFTS = tuple(toy_tables.drafts)
-ALL_DRAFTS = TABLE_DRAFTS + ("lookup", "heads")
-
-SUMMARIES = {
-    "aligned": "a small model that equals the target: every proposal is accepted",
-    "biased": "a small model that over-proposes A, so the verifier corrects it",
-    "lookup": "copies what followed the last token's most recent earlier occurrence (q is one-hot)",
-    "heads": "Medusa-style heads: proposal i from the target's own i-step-ahead distribution",
-}
 
 
 class Row:
@@ -79,15 +78,10 @@ def rows_of(fraction_rows, transform=NONE):
 ONE_HOT = tuple(Row(tuple(int(i == x) for i in range(len(TOKENS)))) for x in range(len(TOKENS)))
 
 
-class TableDraft:
-    """A small model's table: the row after the last token of the text so far."""
+class LastToken:
+    """A drafter whose state is the last committed token ("" before any): the tables' and the heads'."""
 
     copies = False
-
-    def __init__(self, name, rows):
-        self.name, self.rows = name, rows
-        self.table = rows  # rows keyed by the last token: block.draft_block reads them directly
-
     start = ""
 
     @staticmethod
@@ -98,17 +92,44 @@ class TableDraft:
     def advance(state, tokens):
         return TOKENS[tokens[-1]] if tokens else state
 
+    @staticmethod
+    def state_of(output):
+        """The state after the committed ``output`` (token strings)."""
+        return output[-1] if output else ""
+
+    @staticmethod
+    def recurrent_start():
+        """A state inside the long run's one closed class of states (``core.payoff``)."""
+        return "A"
+
+
+class TableDraft(LastToken):
+    """A small model's table: the row after the last token of the text so far."""
+
+    def __init__(self, name, rows):
+        self.name, self.rows = name, rows
+        self.table = rows  # rows keyed by the last token: block.draft_block reads them directly
+
+    @classmethod
+    def build(cls, kind, raw, target, transform, draft_transform):
+        """The drafter of table kind ``kind`` (see ``setup``)."""
+        if kind.table == raw and draft_transform == transform and transform.on_target:
+            return cls(kind.name, target)  # the very rows the target verifies with
+        return cls(kind.name, rows_of(kind.table, draft_transform))
+
     def row_at(self, state, i, cur):
         return self.rows[cur]
 
 
-class HeadsDraft:
+class HeadsDraft(LastToken):
     """Head ``i`` (from 0 here) proposes from row ``state`` of the target matrix to the power ``i + 1``."""
 
-    copies = False
     table = None
     name = "heads"
-    start = ""
+
+    @classmethod
+    def build(cls, kind, raw, target, transform, draft_transform):
+        return cls({k: draft_transform.row(raw[k]) for k in KEYS})
 
     def __init__(self, matrix_rows):
         heads, current = [], {k: matrix_rows[k] for k in KEYS}
@@ -117,14 +138,6 @@ class HeadsDraft:
             current = {k: tuple(sum(current[k][j] * matrix_rows[TOKENS[j]][t] for j in range(len(TOKENS)))
                                 for t in range(len(TOKENS))) for k in KEYS}
         self.heads = tuple(heads)
-
-    @staticmethod
-    def last(state):
-        return state
-
-    @staticmethod
-    def advance(state, tokens):
-        return TOKENS[tokens[-1]] if tokens else state
 
     def row_at(self, state, i, cur):
         return self.heads[i][state]
@@ -139,6 +152,10 @@ class LookupDraft:
     table = None
     name = "lookup"
     start = ("", (None,) * len(TOKENS))
+
+    @classmethod
+    def build(cls, kind, raw, target, transform, draft_transform):
+        return cls()
 
     @staticmethod
     def last(state):
@@ -174,14 +191,108 @@ class LookupDraft:
         rows = self.chain(state)
         return rows[i] if i < len(rows) else None
 
+    def state_of(self, output):
+        """The state after the committed ``output`` (token strings)."""
+        return self.advance(self.start, tuple(INDEX[t] for t in output)) if output else self.start
+
+    def recurrent_start(self):
+        """A state inside the long run's one closed class of states: every token seen once (``core.payoff``)."""
+        return self.advance(self.start, tuple(INDEX[t] for t in "ABCA"))
+
+
+@dataclass(frozen=True)
+class DraftKind:
+    """One kind of draft, everything about it in one entry of ``KINDS``.
+
+    ``name`` is what the CLI, the URL and the JSON say; ``label`` its English
+    name on the page (the page's words are ``app/i18n``'s ``label_key``);
+    ``state`` says what the draft looks at when a block starts. ``drafter`` is
+    the class that proposes (its ``build`` makes one for a transformation).
+    ``table`` is a table kind's rows (Fractions keyed by the last token), None
+    for the others: the tree and the closed forms (``core.payoff.alpha``,
+    ``core.rates``, ``core.passes``) need one.
+    """
+
+    name: str
+    label: str
+    summary: str
+    state: str
+    drafter: type
+    table: Optional[dict] = None
+
+    @property
+    def has_table(self):
+        return self.table is not None
+
+    @property
+    def label_key(self):
+        return f"draft.{self.name}"
+
+
+KINDS = {}
+
+
+def register(kind):
+    """Add a kind of draft to every list of drafts, the CLI's choices included; returns it."""
+    KINDS[kind.name] = kind
+    return kind
+
+
+class Names(Sequence):
+    """The names of the kinds in ``KINDS`` that ``keep`` keeps, in order: a live view,
+    so a kind registered later is in every list read from it."""
+
+    def __init__(self, keep):
+        self.keep = keep
+
+    def _names(self):
+        return tuple(name for name, kind in KINDS.items() if self.keep(kind))
+
+    def __getitem__(self, i):
+        return self._names()[i]
+
+    def __len__(self):
+        return len(self._names())
+
+    def __iter__(self):
+        return iter(self._names())
+
+    def __contains__(self, name):
+        try:
+            kind = KINDS.get(name)
+        except TypeError:  # not a name at all (a list, a dict)
+            return False
+        return kind is not None and self.keep(kind)
+
+    def __eq__(self, other):
+        return self._names() == tuple(other) if isinstance(other, (tuple, list, Names)) else NotImplemented
+
+    __hash__ = None
+
+    def __repr__(self):
+        return repr(self._names())
+
+
+ALL_DRAFTS = Names(lambda kind: True)
+TABLE_DRAFTS = Names(lambda kind: kind.has_table)  # the one definition of "the table drafts"
+
+_LAST = "the last committed token"
+register(DraftKind("aligned", "Aligned", "a small model that equals the target: every proposal is accepted",
+                   _LAST, TableDraft, toy_tables.drafts["aligned"].rows))
+register(DraftKind("biased", "Biased", "a small model that over-proposes A, so the verifier corrects it",
+                   _LAST, TableDraft, toy_tables.drafts["biased"].rows))
+register(DraftKind("lookup", "Lookup",
+                   "copies what followed the last token's most recent earlier occurrence (q is one-hot)",
+                   "the last committed token and, for each token, what followed its most recent occurrence",
+                   LookupDraft))
+register(DraftKind("heads", "Heads",
+                   "Medusa-style heads: proposal i from the target's own i-step-ahead distribution",
+                   _LAST, HeadsDraft))
+
 
 def state_of(drafter, output):
     """The draft's state after the committed ``output`` (token strings)."""
-    if not output:
-        return drafter.start
-    if isinstance(drafter, LookupDraft):
-        return drafter.advance(drafter.start, tuple(INDEX[t] for t in output))
-    return output[-1]
+    return drafter.state_of(output)
 
 
 def next_q(draft, committed, proposals=(), transform=NONE):
@@ -233,18 +344,12 @@ class Setup:
 
 @lru_cache(maxsize=None)
 def setup(draft, transform=NONE):
-    if draft not in ALL_DRAFTS:
+    kind = KINDS.get(draft)
+    if kind is None:
         raise ValueError(f"unknown draft {draft!r}; choose one of: {', '.join(ALL_DRAFTS)}")
     raw = toy_tables.target.rows
     reference = rows_of(raw, transform)
     target = reference if transform.on_target else rows_of(raw)
     draft_transform = transform if transform.on_draft else NONE
-    if draft == "lookup":
-        drafter = LookupDraft()
-    elif draft == "heads":
-        drafter = HeadsDraft({k: draft_transform.row(raw[k]) for k in KEYS})
-    elif draft == "aligned" and draft_transform == transform and transform.on_target:
-        drafter = TableDraft(draft, target)  # the very rows the target verifies with
-    else:
-        drafter = TableDraft(draft, rows_of(toy_tables.drafts[draft].rows, draft_transform))
+    drafter = kind.drafter.build(kind, raw, target, transform, draft_transform)
     return Setup(draft, transform, target, reference, drafter)

@@ -139,9 +139,7 @@ def _drafted(variant, drafter, width, state, lookahead):
 
 def _recurrent_start(drafter):
     """A block start inside the long run's one closed class of draft states."""
-    if isinstance(drafter, drafts.LookupDraft):
-        return drafter.advance(drafter.start, tuple(drafts.INDEX[t] for t in "ABCA"))
-    return "A"
+    return drafter.recurrent_start()
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,67 @@ def _row(row):
     return None if row is None else [str(x) for x in row]
 
 
+class Drafted:
+    """A drafted token, the draws that picked and judged it, and its JSON: shared
+    by a chain's ``Proposal`` and a tree's ``core.tree.Node`` (whose JSON is a
+    proposal's with fields added)."""
+
+    @property
+    def u_draft(self):
+        """The draw that picked this token from ``q``."""
+        return _u(self.draft_k)
+
+    @property
+    def u(self):
+        """The draw that judged this proposal."""
+        return _u(self.k)
+
+    def to_dict(self):
+        return {
+            "token": self.token,
+            "q": _row(self.q),
+            "p": _row(self.p),
+            "q_x": str(self.q_x),
+            "p_x": _frac(self.p_x),
+            "ratio": _frac(self.ratio),
+            "accept_probability": _frac(self.accept_probability),
+            "u_draft": _frac(self.u_draft),
+            "u": _frac(self.u),
+            "y": self.y,
+            "status": self.status,
+        }
+
+
+class Round:
+    """One draft → verify → commit round and its JSON: shared by a chain's
+    ``Block`` and a tree's ``core.tree.TreeBlock``."""
+
+    @property
+    def ordinary_step(self):
+        """True for a verified block that had nothing to propose: an ordinary decoding step."""
+        return self.verified and not self.proposals
+
+    def count(self, status):
+        return sum(1 for x in self.proposals if x.status == status)
+
+    def _proposals_json(self):
+        return [x.to_dict() for x in self.proposals]
+
+    def to_dict(self):
+        return {
+            "prefix": list(self.prefix),
+            "proposals": self._proposals_json(),
+            "correction": None if self.correction is None else self.correction.to_dict(),
+            "bonus": None if self.bonus is None else self.bonus.to_dict(),
+            "committed": list(self.committed),
+            "stopped_early": self.stopped_early,
+            "width": self.width,
+            "ordinary_step": self.ordinary_step,
+        }
+
+
 @dataclass(frozen=True)
-class Proposal:
+class Proposal(Drafted):
     """One drafted token at one position of a block.
 
     ``p``, ``p_x``, ``ratio`` and ``accept_probability`` are None until the
@@ -57,31 +116,6 @@ class Proposal:
         d["index"], d["prefix"], d["token"], d["q"], d["q_x"], d["draft_k"], d["status"] = (
             index, prefix, token, q, q_x, draft_k, status)
         d["p"], d["p_x"], d["ratio"], d["accept_probability"], d["k"], d["y"] = p, p_x, ratio, accept_probability, k, y
-
-    @property
-    def u_draft(self):
-        """The draw that picked this token from ``q``."""
-        return _u(self.draft_k)
-
-    @property
-    def u(self):
-        """The draw that judged this proposal."""
-        return _u(self.k)
-
-    def to_dict(self):
-        return {
-            "token": self.token,
-            "q": _row(self.q),
-            "p": _row(self.p),
-            "q_x": str(self.q_x),
-            "p_x": _frac(self.p_x),
-            "ratio": _frac(self.ratio),
-            "accept_probability": _frac(self.accept_probability),
-            "u_draft": _frac(self.u_draft),
-            "u": _frac(self.u),
-            "y": self.y,
-            "status": self.status,
-        }
 
 
 @dataclass(frozen=True)
@@ -145,7 +179,7 @@ class Bonus:
 
 
 @dataclass(frozen=True)
-class Block:
+class Block(Round):
     """One draft → verify → commit round: at most one target pass.
 
     ``width`` is the width the block was allowed (the schedule's choice; it
@@ -171,26 +205,6 @@ class Block:
         # Written out for speed, like Proposal's.
         self.__dict__.update(index=index, prefix=prefix, proposals=proposals, correction=correction, bonus=bonus,
                              committed=committed, stopped_early=stopped_early, verified=verified, width=width)
-
-    @property
-    def ordinary_step(self):
-        """True for a verified block that had nothing to propose: an ordinary decoding step."""
-        return self.verified and not self.proposals
-
-    def count(self, status):
-        return sum(1 for x in self.proposals if x.status == status)
-
-    def to_dict(self):
-        return {
-            "prefix": list(self.prefix),
-            "proposals": [x.to_dict() for x in self.proposals],
-            "correction": None if self.correction is None else self.correction.to_dict(),
-            "bonus": None if self.bonus is None else self.bonus.to_dict(),
-            "committed": list(self.committed),
-            "stopped_early": self.stopped_early,
-            "width": self.width,
-            "ordinary_step": self.ordinary_step,
-        }
 
 
 @dataclass(frozen=True)

@@ -28,16 +28,13 @@ from . import drafts, schedule
 from .rule import decompose
 from .block import committed, draft_block, verify_block
 from .config import Config
+from .engine import PhaseError, Stepping
 from .pairs import numbers_of
-from .records import Block, Bonus, Correction, Counters, Proposal
+from .records import Block, Bonus, Correction, Proposal
 from .trace import Trace
 from .variants import ALL_VARIANTS
 
 ACTIONS = ("draft", "verify", "commit", "step", "run_block", "run_to_end", "reset")
-
-
-class PhaseError(RuntimeError):
-    """An action pressed at the wrong moment (for example Verify before Draft)."""
 
 
 _NEEDS = {
@@ -65,8 +62,9 @@ def position(draft, prefix=()):
     first proposal's (one-hot on the copy; head 1); None when lookup has
     nothing to copy (the next block is an ordinary step)."""
     key = _key(tuple(prefix))
-    if draft in toy_tables.drafts:
-        return decompose(toy_tables.target.rows[key], toy_tables.drafts[draft].rows[key])
+    kind = drafts.KINDS.get(draft)
+    if kind is not None and kind.has_table:
+        return decompose(toy_tables.target.rows[key], kind.table[key])
     q = drafts.next_q(draft, tuple(prefix))
     return None if q is None else decompose(toy_tables.target.rows[key], q)
 
@@ -76,7 +74,7 @@ def _setup(config):
 
 
 @dataclass(frozen=True)
-class Session:
+class Session(Stepping):
     config: Config
     rng: int
     phase: str = "draft"
@@ -84,14 +82,11 @@ class Session:
     blocks: tuple = ()
     pending: Optional[Block] = None
 
+    DONE = _WHY["done"]
+
     def __init__(self, config, rng, phase="draft", output=(), blocks=(), pending=None):
         # Written out for speed, like Proposal's: a trace builds one per block.
         self.__dict__.update(config=config, rng=rng, phase=phase, output=output, blocks=blocks, pending=pending)
-
-    @property
-    def counters(self):
-        """Counts over the committed blocks (a pending block is not counted yet)."""
-        return Counters.of(self.blocks)
 
     @classmethod
     def start(cls, config=None, **fields):
@@ -100,11 +95,6 @@ class Session:
         return cls(config, prng.seed(config.seed))
 
     # ---- what may happen next ---------------------------------------------
-
-    @property
-    def left(self):
-        """Tokens the output can still take."""
-        return self.config.max_tokens - len(self.output)
 
     @property
     def next_action(self):
@@ -142,7 +132,7 @@ class Session:
         block = self.pending
         raw = tuple((INDEX[x.token], x.draft_k) for x in block.proposals)
         setup = _setup(self.config)
-        state = drafts.state_of(setup.drafter, self.output)
+        state = setup.drafter.state_of(self.output)
         last, qs = setup.drafter.last(state), []
         for x, _ in raw:  # the rows drafting used: a function of the state and the proposals
             qs.append(setup.drafter.row_at(state, len(qs), last))
@@ -214,12 +204,6 @@ class Session:
 
     # ---- conveniences -----------------------------------------------------
 
-    def step(self):
-        """Perform the next phase."""
-        if self.phase == "done":
-            raise PhaseError(f"Nothing to do: {_WHY['done']}.")
-        return getattr(self, self.phase)()
-
     def run_block(self):
         """Finish the current block, from whatever phase it is in."""
         if self.phase == "draft":
@@ -233,16 +217,7 @@ class Session:
                                                 c.lookahead, self.rng)
             rng, block = self._verified(raw, qs, stopped, rng, width)
             return self._commit(block, rng)
-        session = self.step()
-        while session.phase in ("verify", "commit"):
-            session = session.step()
-        return session
-
-    def run_to_end(self):
-        session = self
-        while session.phase != "done":
-            session = session.run_block()
-        return session
+        return Stepping.run_block(self)
 
     def reset(self):
         return Session.start(self.config)

@@ -4,10 +4,10 @@ The JSON names are relied on by tools and course notes: fields may be
 added, none renamed. Probabilities and draws are exact fraction strings.
 """
 
-import json
 from dataclasses import dataclass
 
 from . import display
+from .engine import Written
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class Draw:
 
 
 @dataclass(frozen=True)
-class Trace:
+class Trace(Written):
     config: object
     output: tuple
     blocks: tuple
@@ -46,26 +46,19 @@ class Trace:
                     out.append(Draw(extra.u, b.index, use, None, extra.token))
         return tuple(out)
 
-    def to_dict(self):
-        out = self.config.to_dict()
-        out["output"] = list(self.output)
-        out["blocks"] = [b.to_dict() for b in self.blocks]
-        out["counters"] = self.counters.to_dict()
-        return out
-
-    def to_json(self, indent=None):
-        return json.dumps(self.to_dict(), indent=indent, sort_keys=False)
-
-    def to_text(self):
+    def _text_head(self):
         c = self.config
-        lines = [f"draft={c.draft} width={c.width} seed={c.seed} max_tokens={c.max_tokens} variant={c.variant}"
-                 + ("" if c.lookahead is None else f" lookahead={c.lookahead}")
-                 + ("" if c.schedule == "fixed" else f" schedule={c.schedule}")
-                 + ("" if c.transform.identity else f" temperature={c.temperature} top_k={c.top_k} "
-                                                    f"transform_at={c.transform_at}")]
-        for b in self.blocks:
-            lines.append(f"block {b.index + 1}  prefix [{' '.join(b.prefix)}]"
-                         + ("" if c.schedule == "fixed" else f"  width {b.width}"))
+        return (f"draft={c.draft} width={c.width} seed={c.seed} max_tokens={c.max_tokens} variant={c.variant}"
+                + ("" if c.lookahead is None else f" lookahead={c.lookahead}")
+                + ("" if c.schedule == "fixed" else f" schedule={c.schedule}")
+                + ("" if c.transform.identity else f" temperature={c.temperature} top_k={c.top_k} "
+                                                   f"transform_at={c.transform_at}"))
+
+    def _text_note(self, b):
+        return "" if self.config.schedule == "fixed" else f"  width {b.width}"
+
+    def _text_blocks(self, lines):
+        for b in self._each_block(lines):
             for x in b.proposals:
                 if x.status == "discarded":
                     lines.append(f"  {x.token}  q={display.dec(x.q_x)}  discarded (after a rejection)")
@@ -85,15 +78,14 @@ class Trace:
             elif b.bonus:
                 lines.append(f"  bonus {b.bonus.token} from p [{display.row(b.bonus.p)}]"
                              + ("" if b.bonus.u is None else f" u={display.dec(b.bonus.u, 4)}"))
-            lines.append(f"  committed {' '.join(b.committed)}")
-        n = self.counters
-        lines.append(f"output: {' '.join(self.output)}")
-        lines.append(
+
+    @staticmethod
+    def _text_counts(n):
+        return (
             f"target passes {n.target_passes} (ordinary decoding: {n.ordinary_passes}), "
             f"accepted {n.accepted}, rejected {n.rejected}, discarded {n.discarded}, bonus {n.bonus}"
             + (f", ordinary steps {n.ordinary_steps}" if n.ordinary_steps else "")
         )
-        return "\n".join(lines)
 
     def to_markdown(self):
         c = self.config

@@ -46,20 +46,19 @@ With ``k = 1`` this is exactly ``core.block``'s order. Only the draft tables
 ``k > 1`` (a tree of 3 candidates and width 4 already has 120 nodes).
 """
 
-import json
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import lcm
 from typing import Optional
 
-import toy_tables
 from toy_tables import TOKENS
 
 from .config import MAX_TOKENS, Config, ConfigError
-from .prng import as_u, seed as seeded, step
-from .records import Bonus, Correction, Counters, _frac, _row
+from .drafts import TABLE_DRAFTS
+from .engine import PhaseError, Stepping, Written
+from .prng import seed as seeded, step
+from .records import Bonus, Correction, Counters, Drafted, Round, _frac, _row
 from .rule import accepts, pick, residual
-from .session import PhaseError
 from .variants import VARIANTS
 
 RULES = ("exact", "against-p")
@@ -71,7 +70,7 @@ MAX_CANDIDATES = 3
 MAX_TREE_WIDTH = 4
 STATUSES = ("proposed", "accepted", "rejected", "discarded")
 # Trees need a draft *table* to draw k independent candidates from; lookup and heads have none.
-TREE_DRAFTS = tuple(toy_tables.drafts)
+TREE_DRAFTS = TABLE_DRAFTS
 
 
 def tree_size(candidates, width):
@@ -101,7 +100,7 @@ def _weights(row):
 
 
 @dataclass(frozen=True)
-class Node:
+class Node(Drafted):
     """One drafted candidate: a node of the tree.
 
     ``parent`` is the node this one continues (None: the committed text);
@@ -130,13 +129,7 @@ class Node:
     accept_probability: Optional[Fraction] = None
     k: Optional[int] = None
 
-    @property
-    def u_draft(self):
-        return as_u(self.draft_k)
-
-    @property
-    def u(self):
-        return None if self.k is None else as_u(self.k)
+    y = None  # a tree's test has no matching draw (core.variants' match rules)
 
     @property
     def tested(self):
@@ -145,19 +138,7 @@ class Node:
     def to_dict(self, tree=True):
         """The JSON of ``core.records.Proposal`` (``y`` always null here); with ``tree``,
         the node's place in the tree and the residual it was tested against, added."""
-        out = {
-            "token": self.token,
-            "q": _row(self.q),
-            "p": _row(self.p),
-            "q_x": str(self.q_x),
-            "p_x": _frac(self.p_x),
-            "ratio": _frac(self.ratio),
-            "accept_probability": _frac(self.accept_probability),
-            "u_draft": _frac(self.u_draft),
-            "u": _frac(self.u),
-            "y": None,
-            "status": self.status,
-        }
+        out = Drafted.to_dict(self)
         if tree:
             out.update(node=self.id, parent=self.parent, depth=self.depth, residual=_row(self.residual),
                        r_x=_frac(self.r_x))
@@ -165,14 +146,14 @@ class Node:
 
 
 @dataclass(frozen=True)
-class TreeBlock:
+class TreeBlock(Round):
     """One draft → verify → commit round over a tree: one target pass.
 
     ``nodes`` are in draw order. ``depth`` is how deep the tree was drafted:
     ``min(width, tokens left)``. ``path`` (node ids from the top) is the
-    accepted branch. Duck-compatible with ``core.records.Block`` (``proposals``,
-    ``correction``, ``bonus``, ``committed``, ``stopped_early``), so
-    ``Counters.of`` counts a tree's nodes as proposals.
+    accepted branch. A ``core.records.Round`` like ``Block`` (its nodes are its
+    ``proposals``), so its JSON is a block's and ``Counters.of`` counts a
+    tree's nodes as proposals.
     """
 
     index: int
@@ -192,29 +173,13 @@ class TreeBlock:
     def proposals(self):
         return self.nodes
 
-    @property
-    def ordinary_step(self):
-        return False
-
     def children(self, parent):
         """The candidates offered after ``parent`` (None: after the committed text), in test order."""
         return tuple(n for n in self.nodes if n.parent == parent)
 
-    def count(self, status):
-        return sum(1 for n in self.nodes if n.status == status)
-
-    def to_dict(self):
+    def _proposals_json(self):
         tree = self.candidates > 1
-        return {
-            "prefix": list(self.prefix),
-            "proposals": [n.to_dict(tree) for n in self.nodes],
-            "correction": None if self.correction is None else self.correction.to_dict(),
-            "bonus": None if self.bonus is None else self.bonus.to_dict(),
-            "committed": list(self.committed),
-            "stopped_early": self.stopped_early,
-            "width": self.width,
-            "ordinary_step": False,
-        }
+        return [n.to_dict(tree) for n in self.nodes]
 
 
 def draft_tree(table, prefix, candidates, depth, rng):
@@ -286,7 +251,7 @@ def verify_tree(target, rule, nodes, prefix, room, rng):
 
 
 @dataclass(frozen=True)
-class TreeSession:
+class TreeSession(Stepping):
     """Step-wise tree speculation, immutable like ``core.session.Session``: each action returns a new one."""
 
     config: Config
@@ -303,14 +268,6 @@ class TreeSession:
         check(draft, candidates, width, rule)
         config = Config(draft, width, seed, max_tokens)
         return cls(config, candidates, rule, seeded(seed), "draft")
-
-    @property
-    def left(self):
-        return self.config.max_tokens - len(self.output)
-
-    @property
-    def counters(self):
-        return Counters.of(self.blocks)
 
     def _require(self, action):
         if self.phase != action:
@@ -343,29 +300,12 @@ class TreeSession:
         phase = "done" if len(output) >= self.config.max_tokens else "draft"
         return replace(self, phase=phase, output=output, blocks=self.blocks + (self.pending,), pending=None)
 
-    def step(self):
-        if self.phase == "done":
-            raise PhaseError("Nothing to do: the output has reached its limit.")
-        return getattr(self, self.phase)()
-
-    def run_block(self):
-        session = self.step()
-        while session.phase in ("verify", "commit"):
-            session = session.step()
-        return session
-
-    def run_to_end(self):
-        session = self
-        while session.phase != "done":
-            session = session.run_block()
-        return session
-
     def trace(self):
         return TreeTrace(self.config, self.candidates, self.rule, self.output, self.blocks, self.counters)
 
 
 @dataclass(frozen=True)
-class TreeTrace:
+class TreeTrace(Written):
     """A finished tree trace. Its JSON is ``core.trace.Trace``'s with fields added
     (``candidates`` at the top, each node's place in the tree) when ``k > 1``,
     and ``variant`` naming the tree rule; with ``k = 1`` it is the very same text."""
@@ -377,26 +317,22 @@ class TreeTrace:
     blocks: tuple
     counters: Counters
 
-    def to_dict(self):
-        out = self.config.to_dict()
-        if self.rule != "exact":
-            out["variant"] = self.rule
+    def _json_head(self):
+        out = {} if self.rule == "exact" else {"variant": self.rule}
         if self.candidates > 1:
             out["candidates"] = self.candidates
-        out["output"] = list(self.output)
-        out["blocks"] = [b.to_dict() for b in self.blocks]
-        out["counters"] = self.counters.to_dict()
         return out
 
-    def to_json(self, indent=None):
-        return json.dumps(self.to_dict(), indent=indent, sort_keys=False)
-
-    def to_text(self):
+    def _text_head(self):
         c = self.config
-        lines = [f"draft={c.draft} width={c.width} seed={c.seed} max_tokens={c.max_tokens} candidates={self.candidates}"
-                 f" rule={self.rule}"]
-        for b in self.blocks:
-            lines.append(f"block {b.index + 1}  prefix [{' '.join(b.prefix)}]  {len(b.nodes)} nodes")
+        return (f"draft={c.draft} width={c.width} seed={c.seed} max_tokens={c.max_tokens} candidates={self.candidates}"
+                f" rule={self.rule}")
+
+    def _text_note(self, b):
+        return f"  {len(b.nodes)} nodes"
+
+    def _text_blocks(self, lines):
+        for b in self._each_block(lines):
             for n in b.nodes:
                 where = "root" if n.parent is None else f"after node {n.parent}"
                 test = "" if not n.tested else (f" against r=[{', '.join(map(str, n.residual))}]"
@@ -407,14 +343,12 @@ class TreeTrace:
                              f"[{', '.join(map(str, b.correction.residual))}] u={float(b.correction.u):.4f}")
             if b.bonus:
                 lines.append(f"  bonus {b.bonus.token} from p [{', '.join(map(str, b.bonus.p))}] u={float(b.bonus.u):.4f}")
-            lines.append(f"  committed {' '.join(b.committed)}")
-        n = self.counters
-        lines.append(f"output: {' '.join(self.output)}")
-        lines.append(f"target passes {n.target_passes} (ordinary decoding: {n.ordinary_passes}), draft tokens "
-                     f"{n.draft_steps}, accepted {n.accepted}, rejected {n.rejected}, discarded {n.discarded}, "
-                     f"corrections {n.corrections}, bonus {n.bonus}")
-        return "\n".join(lines)
 
+    @staticmethod
+    def _text_counts(n):
+        return (f"target passes {n.target_passes} (ordinary decoding: {n.ordinary_passes}), draft tokens "
+                f"{n.draft_steps}, accepted {n.accepted}, rejected {n.rejected}, discarded {n.discarded}, "
+                f"corrections {n.corrections}, bonus {n.bonus}")
 
 def simulate_tree(draft, width, seed, candidates=2, max_tokens=MAX_TOKENS, rule="exact"):
     """Run one tree scenario to its output limit and return the finished ``TreeTrace``."""

@@ -5,7 +5,7 @@ import pytest
 from bokeh.document import Document
 from param.parameterized import Event
 
-from app import fast_update, theme
+from app import fast_update, parts, theme
 from panel.reactive import Reactive
 
 
@@ -53,3 +53,49 @@ def test_install_replaces_panels_method_and_a_rendered_widget_still_follows_its_
     assert model.disabled and model.styles["--sp-next"] == "1"
     button.stylesheets = [theme.BUTTON, ":host { color: red; }"]
     assert model.stylesheets[-1] == ":host { color: red; }" and len(model.stylesheets) > 2
+
+
+# ---- pinned to the Panel they were written for --------------------------------
+
+def test_the_patches_are_pinned_to_the_panel_installed():
+    """Fails on a Panel upgrade on purpose: read the new Panel's methods, then move FOR_PANEL."""
+    assert pn.__version__ == fast_update.FOR_PANEL
+    assert parts.Text._update is parts._text_only
+
+
+@pytest.fixture
+def other_panel(monkeypatch):
+    """Panel announcing another version, and a console that has not been told yet."""
+    monkeypatch.setattr(pn, "__version__", "1.9.5")
+    monkeypatch.setattr(fast_update, "_said", set())
+    monkeypatch.setattr(Reactive, "_update_properties", fast_update._design_path)
+
+
+def test_with_another_panel_install_keeps_panels_own_path_and_says_so_once(other_panel, capsys):
+    assert fast_update.install() is False and fast_update.install() is False
+    assert Reactive._update_properties is fast_update._design_path
+    said = capsys.readouterr().err.splitlines()
+    assert said == ["[specstep] app/fast_update.py left out (it was written for Panel 1.9.4, this is 1.9.5): "
+                    "Panel's own Reactive._update_properties is used"]
+    button = pn.widgets.Button(label="Verify", stylesheets=[theme.BUTTON])
+    model = button.get_root(Document())
+    button.param.update(disabled=True, styles={"--sp-next": "1"})
+    assert model.disabled and model.styles["--sp-next"] == "1"
+
+
+def test_with_another_panel_a_text_pane_is_updated_as_panels_html_is(other_panel, capsys):
+    assert parts.text_update() is pn.pane.HTML._update
+    assert "app/parts.py Text left out" in capsys.readouterr().err
+    fallback = type("Fallback", (parts.Text,), {"_update": parts.text_update()})
+    texts = [kind("<p>x</p>", stylesheets=[theme.BASE]) for kind in (fallback, parts.Text)]
+    models = [text.get_root(Document()) for text in texts]
+    for text in texts:
+        text.object = "<p>y</p>"
+    assert models[0].text == models[1].text and "y" in models[0].text
+
+
+def test_a_method_of_another_shape_is_left_alone(monkeypatch, capsys):
+    monkeypatch.setattr(fast_update, "_said", set())
+    monkeypatch.setattr(Reactive, "_update_properties", lambda self, events, doc=None: {}, raising=True)
+    assert not fast_update.fits("a patch", Reactive, "_update_properties", ("self", "*events", "doc"))
+    assert "Reactive._update_properties is not the method it was written for" in capsys.readouterr().err

@@ -8,11 +8,21 @@
 // nothing is drawn in between). `window.specstepLayoutBatch` counts layouts,
 // patches and gathered requests (the real-page tests read them). Runs as a
 // Bokeh CustomJS on "document_ready" (see page.py) and installs itself once per
-// page; with other Bokeh internals than expected it leaves everything as is.
+// page. It wraps BokehJS internals, so, like app/fast_import.py, it applies only
+// to the BokehJS it was written for (FOR_BOKEH) with the methods it expects;
+// otherwise it leaves everything as is and says so once in the console.
+const FOR_BOKEH = "3.9.2";
 const bokeh = window.Bokeh;
 const batch = window.specstepLayoutBatch || (window.specstepLayoutBatch = { installed: false, layouts: 0, patches: 0, gathered: 0 });
+const leftOut = (why) => {
+  if (batch.leftOut) return;
+  batch.leftOut = why;
+  console.info(`[specstep] layout.js left out (${why}): BokehJS lays the page out as it does`);
+};
 
-if (!batch.installed && bokeh && bokeh.documents && bokeh.documents.length && bokeh.index) {
+if (!batch.installed && bokeh && bokeh.version !== FOR_BOKEH) {
+  leftOut(`it was written for BokehJS ${FOR_BOKEH}, this is ${bokeh.version}`);
+} else if (!batch.installed && bokeh && bokeh.documents && bokeh.documents.length && bokeh.index) {
   const own = (object, name) => Object.prototype.hasOwnProperty.call(object, name);
   // The base layout view: the most basic class of a root view that owns the layout methods.
   const root = Object.values(bokeh.index)[0];
@@ -21,7 +31,9 @@ if (!batch.installed && bokeh && bokeh.documents && bokeh.documents.length && bo
     if (own(proto, "invalidate_layout") && own(proto, "update_layout") && own(proto, "compute_layout")) base = proto;
   }
   const documentProto = Object.getPrototypeOf(bokeh.documents[0]);
-  if (base !== null && typeof documentProto.apply_json_patch === "function") {
+  if (base === null || typeof documentProto.apply_json_patch !== "function") {
+    leftOut("its layout view or document has not the methods it was written for");
+  } else {
     batch.installed = true;
     const LayoutView = base.constructor;
     const layOut = base.invalidate_layout; // update_layout + compute_layout, from the root
