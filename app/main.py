@@ -5,9 +5,10 @@ page by build.py, so: no threads, no module-level global named ``state``
 (the worker overwrites it), and the page is built in ``build_page`` and
 marked ``.servable()``.
 
-Tabs are built when first opened: ``TABS`` names a factory per tab, and
-every tab but the first starts as a small placeholder that ``open_tab``
-fills, in a task of its own, the first time the reader opens it. So nothing
+Tabs are built when first opened: ``TABS`` names a factory per tab, the
+tab the page opens on is built with the page, and every other tab starts as
+a small placeholder that ``open_tab`` fills, in a task of its own, the first
+time the reader opens it. So, on the default page, nothing
 of "Why it is exact" or "When it pays off" is imported, constructed or
 computed (nor pre-rendered into the static page) before a reader opens it.
 A plain placeholder filled once, rather than ``pn.Tabs(dynamic=True)``, keeps
@@ -39,7 +40,7 @@ from app.embed import links, page
 from app.i18n import t
 from app.parts import html
 from app.step.model import StepModel
-from app.step.views import StepView
+from app.step.views import StepView, notice_html
 
 fast_update.install()  # a widget's change skips its design's stylesheets (app/fast_update.py)
 
@@ -130,11 +131,15 @@ class LazyTab:
         self.holder = html(f'<p class="muted">{theme.esc(t("page.opening", tab=title))}</p>', margin=(12, 0))
         self.layout = pn.Column(self.holder, sizing_mode="stretch_width", margin=0)
 
-    def open(self, model):
-        """Build the tab in a task of its own, after the click that opened it has been handled."""
+    def open(self, model, now=False):
+        """Build the tab in a task of its own, after the click that opened it has been handled;
+        ``now`` for the tab the page opens on, which no click opens."""
         if self.built:
             return
         self.built = True
+        if now:
+            self.layout.objects = [self.make(model)]
+            return
 
         async def build():
             self.layout.objects = [self.make(model)]
@@ -195,6 +200,8 @@ def build_page():
         step.embed.base = pn.bind(page_address, location.param.href)
     if link.locked:
         lock_scenario(step)
+    if link.notices:  # beside the scenario's own notices, in the step tab's caption
+        model.notice = " ".join(filter(None, (model.notice, *link.notices)))
     lazy = {name: LazyTab(words(title), make) for name, title, make in chosen if name != first_name}
     tabs = pn.Tabs(*((words(title), step if name == first_name else lazy[name].layout) for name, title, _ in chosen),
                    sizing_mode="stretch_width", margin=(8, 0, 0, 0), stylesheets=[theme.TABS])
@@ -206,13 +213,20 @@ def build_page():
             lazy[name].open(model)
 
     tabs.param.watch(open_tab, "active")
+    if link.start in lazy:
+        # A page can open on a tab that is not the registry's first (``tabs=guesses``, ``tab=exact``),
+        # and ``active`` may not change (it starts at 0): that tab is built with the page.
+        lazy[link.start].open(model, now=True)
     tabs.active = order.index(link.start)
     page.install(pn.state.curdoc)
     header = html(f'<h1>{theme.esc(t("page.title"))}</h1><p class="intro">{theme.esc(t("page.intro"))}</p>',
                   margin=(4, 0, 0, 0), visible=pn.bind(lambda hidden: "intro" not in hidden, model.param.hidden),
                   css_classes=[page.FRAME_HIDDEN["intro"]])
-    return pn.Column(language_switch(model), header, tabs, writer, sizing_mode="stretch_width", margin=0,
-                     stylesheets=[theme.PAGE_COLUMN])
+    parts = [language_switch(model), header, tabs, writer]
+    if first_name not in link.shown:  # no step tab, so no caption: the link's notices above the tabs
+        parts.insert(2, html(pn.bind(notice_html, model.param.notice), theme.CAPTION, margin=(8, 0, 0, 0),
+                             visible=pn.bind(bool, model.param.notice)))
+    return pn.Column(*parts, sizing_mode="stretch_width", margin=0, stylesheets=[theme.PAGE_COLUMN])
 
 
 build_page().servable(title=t("page.title"))

@@ -117,7 +117,7 @@ PROPS = (
     Prop("draft", "choice", "aligned", choices=tuple(core.ALL_DRAFTS),
          must={"choices": tuple(core.ALL_DRAFTS)}),
     Prop("width", "int", 3, low=1, high=core.MAX_WIDTH, must={"low": 1, "high": core.MAX_WIDTH}),
-    Prop("seed", "int", 0, low=0, high=SEED_MAX),
+    Prop("seed", "int", 0, low=0, high=SEED_MAX, must={"low": 0, "high": SEED_MAX}),
     Prop("lookahead", "threshold", LOOKAHEAD_OFF, choices=LOOKAHEADS,
          must={"low": THRESHOLDS[0], "high": THRESHOLDS[-1]}),
     Prop("schedule", "choice", "fixed", choices=tuple(core.SCHEDULES), must={"choices": tuple(core.SCHEDULES)}),

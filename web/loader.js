@@ -627,11 +627,17 @@
   }
 
   let patching = 0;
+  // While the worker is busy, every change the reader makes (a click too) waits in the queue, in
+  // the order made, and the queue goes as one patch when the worker is idle: Python must see the
+  // events in the reader's order (issue 24). A property change replaces only a change of the same
+  // property just before it (a slider dragged), which reorders nothing.
   function sendChange(jsdoc, event) {
     if ((event.setter_id != null && event.setter_id === "py") || patching > 0) return;
-    if (worker.busy && event.model && event.attr) {
-      worker.queue = worker.queue.filter((old) => !(old.model === event.model && old.attr === event.attr));
-      worker.queue.push(event);
+    if (worker.busy) {
+      const last = worker.queue[worker.queue.length - 1];
+      const same = last && event.model && event.attr && last.model === event.model && last.attr === event.attr;
+      if (same) worker.queue[worker.queue.length - 1] = event;
+      else worker.queue.push(event);
       return;
     }
     const patch = jsdoc.create_json_patch([event]);

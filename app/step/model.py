@@ -209,6 +209,20 @@ class StepModel(TabModel):
             with one_update():
                 self.seed = seed
 
+    def type_seed(self, seed):
+        """A seed typed in the box; True when taken.
+
+        An emptied box sends None (and the seed is never None): the seed stays as it
+        was and a notice says so, rather than a parameter error in the log.
+        """
+        low, high = self.param.seed.bounds
+        if isinstance(seed, int) and low <= seed <= high:
+            with one_update():
+                self.seed = seed
+            return True
+        self._publish(notice=t("step.seed.empty", seed=self.seed))
+        return False
+
     # ---- actions -------------------------------------------------------------
 
     def can(self, action):

@@ -58,10 +58,13 @@ class Scenario(pn.viewable.Viewer):
             stylesheets=[theme.BUTTON], margin=(4, 2), sizing_mode="stretch_width", max_width=420)  # four buttons fit a 360 px phone
         self.width = pn.widgets.IntSlider.from_param(
             m.param.width, name=t("step.widget.width"), sizing_mode="stretch_width", min_width=160, margin=(4, 10))
-        # The label above names the seed box.
-        self.seed = pn.widgets.IntInput.from_param(m.param.seed, name=t("step.field.seed"), description=None, width=130, margin=(4, 5),
-                                                   css_classes=["sp-seed-input"], stylesheets=[theme.SEED_INPUT])
+        # The label above names the seed box. Not from_param: an emptied box sends None,
+        # which the model refuses with a notice (type_seed), and the box shows the seed again.
         low, high = m.param.seed.bounds
+        self.seed = pn.widgets.IntInput(value=m.seed, start=low, end=high, label=t("step.field.seed"), width=130,
+                                        margin=(4, 5), css_classes=["sp-seed-input"], stylesheets=[theme.SEED_INPUT])
+        self.seed.param.watch(self._typed_seed, "value")
+        m.param.watch(lambda event: setattr(self.seed, "value", event.new), "seed")
         self.seed_down = pn.widgets.Button(
             label="−", description=t("step.seed.previous"), width=44, stylesheets=[theme.BUTTON], align="end",
             css_classes=["sp-seed-down"],
@@ -103,6 +106,10 @@ class Scenario(pn.viewable.Viewer):
             margin=(6, 0),
             visible=pn.bind(lambda h: not {"draft", "width", "seed", "lookahead", "schedule"} <= h, hidden))
         self._show_lookahead()
+
+    def _typed_seed(self, event):
+        if not self.model.type_seed(event.new):
+            self.seed.value = self.model.seed
 
     @param.depends("model.lookahead", watch=True)
     def _show_lookahead(self):
