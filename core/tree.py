@@ -55,6 +55,7 @@ from typing import Optional
 import toy_tables
 from toy_tables import TOKENS
 
+from . import display
 from .config import MAX_TOKENS, Config, ConfigError
 from .prng import as_u, seed as seeded, step
 from .records import Bonus, Correction, Counters, _frac, _row
@@ -400,7 +401,7 @@ class TreeTrace:
             for n in b.nodes:
                 where = "root" if n.parent is None else f"after node {n.parent}"
                 test = "" if not n.tested else (f" against r=[{', '.join(map(str, n.residual))}]"
-                                                f" accept={n.accept_probability} u={float(n.u):.4f}")
+                                                f" accept={n.accept_probability} u={display.versus(n.u, n.accept_probability)[0]}")
                 lines.append(f"  node {n.id} ({where}, depth {n.depth})  {n.token}  q={n.q_x}{test}  {n.status}")
             if b.correction:
                 lines.append(f"  correction {b.correction.token} from the last residual "

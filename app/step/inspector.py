@@ -22,7 +22,7 @@ from bokeh.models import (CategoricalAxis, CategoricalScale, ColumnDataSource, F
                           Legend, LegendItem, LinearAxis, Plot, Range1d, Title, VBar)
 
 import core
-from core.display import dec, exact_or_dec
+from core.display import dec, exact_or_dec, versus
 
 from .. import theme
 from ..i18n import t
@@ -122,10 +122,11 @@ def proposal_html(it, draft="aligned"):
         facts.append(("p(x)", f'{_mono(dec(x.p_x))} <span class="muted">{esc(t("step.fact.p", token=x.token))}</span>'))
         facts.append(("p(x) / q(x)", _mono(exact_or_dec(x.ratio))))
     if x.status in ("accepted", "rejected"):
+        u, chance = versus(x.u, x.accept_probability)  # the digits of the decision sentence below
         facts.append((f'{esc(t("step.fact.acceptance"))}<br>min(1, p(x)/q(x))',
-                      f'{_mono(exact_or_dec(x.accept_probability))} <span class="muted">'
+                      f'{_mono(chance)} <span class="muted">'
                       f'{esc(words.keep_chance(x))}</span>'))
-        facts.append((esc(t("step.fact.draw")), _mono(_u(x.u), x.u)))
+        facts.append((esc(t("step.fact.draw")), _mono(u, x.u)))
         facts.append((esc(t("step.fact.decision")), f"{_verdict(x.status)} {esc(words.decision(x))}"))
     elif x.status == "discarded":
         facts.append((esc(t("step.fact.decision")), f'{_verdict("discarded")} {esc(words.discarded_why(block))}'))

@@ -14,7 +14,7 @@ language. The module's constants (``LABELS``, ``START``, ...) are read through
 """
 
 from core import TOKENS
-from core.display import dec, exact_or_dec
+from core.display import dec, exact_or_dec, versus
 from core.drafts import lookup_match, next_q
 
 from ..i18n import has, t
@@ -452,7 +452,8 @@ def row(name):
 def decision(proposal):
     """Why the target kept or replaced ``proposal`` (accepted or rejected): the draw against the chance."""
     x = proposal
-    fields = dict(u=dec(x.u, 4), chance=exact_or_dec(x.accept_probability), token=x.token)
+    u, chance = versus(x.u, x.accept_probability)  # digits enough that "u is below chance" looks as true as it is
+    fields = dict(u=u, chance=chance, token=x.token)
     return t("step.decision.accepted" if x.status == "accepted" else "step.decision.rejected", **fields)
 
 
