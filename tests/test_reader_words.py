@@ -183,7 +183,8 @@ def test_hatching_means_corrections_only_in_the_inspector():
     charts = inspector.Charts()
     d = core.position("biased", ())
     charts.show_rows(d.q, d.p, "")
-    assert set(charts.pq_source.data["hatch"]) <= {" "}
+    for chart in (charts.pq, charts.residual):
+        assert all(r.glyph.hatch_pattern is None for r in chart.renderers), chart.title.text
     assert charts.stack.renderers[1].glyph.hatch_pattern == "right_diagonal_line"
 
 
@@ -209,7 +210,7 @@ def test_the_chinese_sets_no_ascii_colon_or_comma_after_chinese():
 def test_the_chinese_names_medusa_heads_not_multi_head_attention():
     found = {key: text for key, text in CATALOGUES["zh"].items() if "多头" in text}
     assert found == {}
-    assert CATALOGUES["zh"]["draft.heads"].startswith("Medusa")
+    assert "预测头" in CATALOGUES["zh"]["draft.heads"] and CATALOGUES["zh"]["step.draft_name.heads"].startswith("Medusa")
     assert "多头" not in (ROOT / "web" / "loader.js").read_text(encoding="utf-8")
 
 
@@ -223,4 +224,40 @@ def test_the_chinese_reads_as_a_native_writer_would(key, text):
 
 def test_no_chinese_is_set_in_italics():
     css = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "app" / "styles").glob("*.css"))
-    assert re.search(r':lang\(zh\)[^{]*\{[^}]*font-style:\s*normal', css)
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    upright = set()
+    for selectors, body in re.findall(r"([^{}]+)\{([^}]*)\}", css):
+        if re.search(r"font-style:\s*normal", body):
+            upright |= {s.strip() for s in selectors.split(",")}
+    slanted = {s.strip() for selectors, body in re.findall(r"([^{}]+)\{([^}]*)\}", css)
+               if re.search(r"font-style:\s*italic", body) for s in selectors.split(",")}
+    assert slanted, "the scan finds the italic rules"
+    for selector in slanted | {"em", "i"}:
+        assert f":lang(zh) {selector}" in upright, selector
+
+
+@pytest.mark.parametrize("font", ["PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "Noto Sans CJK SC",
+                                  "Source Han Sans SC"])
+def test_the_language_switch_and_every_pane_name_cjk_fonts(font):
+    from app import theme
+    host = re.search(r":host\s*\{[^}]*font-family:([^;]+);", theme.BASE).group(1)
+    assert f'"{font}"' in host and host.strip().endswith("sans-serif")
+    assert f'"{font}"' in theme.PAGE_CSS
+
+
+def chinese_charts():
+    from app.exact.chart import DistributionChart
+    from app.payoff.candidates import CandidatesView
+    from app.payoff.chart import WidthChart
+    from app.payoff.model import PayoffModel
+    yield from (inspector.Charts().pq, inspector.Charts().stack, DistributionChart().fig, WidthChart("t", "加速比").fig,
+                CandidatesView(model=PayoffModel()).fig)
+
+
+def test_no_chinese_axis_label_is_set_on_its_side():
+    with i18n.use("zh"):
+        for fig in chinese_charts():
+            assert all(not axis.axis_label for axis in fig.left), fig
+            assert any(re.search(CJK, title.text) for title in fig.above if title.text), fig
+    plot = inspector.Charts().pq
+    assert plot.left[0].axis_label == "probability"  # English reads well rotated

@@ -13,7 +13,7 @@ from bokeh.transform import dodge
 from core import display
 
 from app.i18n import t
-from app.parts import style_figure
+from app.parts import style_figure, y_label
 
 from .words import label
 
@@ -57,7 +57,7 @@ class DistributionChart:
         style_figure(self.fig)
         self.fig.ygrid.grid_line_color = None
         self.fig.xaxis.axis_label = t("exact.chart.probability")
-        self.fig.yaxis.axis_label = t("exact.chart.first")
+        y_label(self.fig, t("exact.chart.first"))
         self.fig.xaxis.formatter.use_scientific = False
         renderers = []
         for name, offset in (("target", 0.27), ("result", 0.0), ("sampled", -0.27)):

@@ -19,7 +19,7 @@ from app import theme
 from app.exact.common import html, stylesheet
 from app.guesses import words
 from app.i18n import t
-from app.parts import style_figure
+from app.parts import style_figure, y_label
 
 from .model import PayoffModel
 
@@ -71,7 +71,7 @@ class CandidatesView(pn.viewable.Viewer):
                           x_range=Range1d(0.5, tree_payoff.WIDTHS[-1] + 0.5), y_range=Range1d(0, 2))
         style_figure(self.fig)
         self.fig.xaxis.axis_label = t("guesses.payoff.chart.width")
-        self.fig.yaxis.axis_label = t("payoff.chart.speed.axis")
+        y_label(self.fig, t("payoff.chart.speed.axis"))
         self.fig.xaxis.ticker = list(tree_payoff.WIDTHS)
         self.fig.add_layout(Span(location=1, dimension="width", line_color="#6b7280", line_width=1.5,
                                  line_dash="dashdot"))

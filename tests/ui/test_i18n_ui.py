@@ -59,7 +59,7 @@ def test_the_english_word_finder_finds_english():
 
 def test_step_tab_in_chinese_has_no_english_left_and_draft_verify_commit_work_by_chinese_names(app_page):
     page = open_zh(app_page)
-    has_text(page, "推测解码，一次一块", "逐块演示", "草稿模型", "工作量计数")
+    has_text(page, "推测解码：逐块演示", "逐块演示", "草稿模型", "工作量计数")
     assert english_words(visible_text(page)) == []
     page.get_by_role("button", name="有偏", exact=True).first.click()
     has_text(page, "换成了有偏的草稿模型")
