@@ -207,10 +207,18 @@ def test_the_chinese_sets_no_ascii_colon_or_comma_after_chinese():
     assert found == {}
 
 
+def test_a_field_ending_in_latin_letters_is_spaced_from_the_chinese_after_it():
+    # {tokens} is "3 个 token", {starts} "9 种可能的前 2 个 token", {what} "温度 1/2": "token中" reads as one word.
+    found = {key: text for key, text in CATALOGUES["zh"].items()
+             if re.search(r"\{(tokens|starts|what)\}[\u4e00-\u9fff]", text)}
+    assert found == {}
+
+
 def test_the_chinese_names_medusa_heads_not_multi_head_attention():
     found = {key: text for key, text in CATALOGUES["zh"].items() if "多头" in text}
     assert found == {}
-    assert "预测头" in CATALOGUES["zh"]["draft.heads"] and CATALOGUES["zh"]["step.draft_name.heads"].startswith("Medusa")
+    assert CATALOGUES["zh"]["draft.heads"] == CATALOGUES["zh"]["step.draft_name.heads"] == "预测头"
+    assert "Medusa 预测头" in CATALOGUES["zh"]["step.help.draft"]
     assert "多头" not in (ROOT / "web" / "loader.js").read_text(encoding="utf-8")
 
 
