@@ -269,3 +269,11 @@ def test_no_chinese_axis_label_is_set_on_its_side():
             assert any(re.search(CJK, title.text) for title in fig.above if title.text), fig
     plot = inspector.Charts().pq
     assert plot.left[0].axis_label == "probability"  # English reads well rotated
+
+
+def test_the_chinese_key_of_the_candidates_chart_uses_full_width_brackets():
+    from app.payoff.candidates import key_html
+    with i18n.use("zh"):
+        keys = key_html()
+    assert "1 个候选（圆形）" in keys and " (" not in keys
+    assert "1 candidate (circle)" in key_html()

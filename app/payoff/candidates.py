@@ -43,7 +43,7 @@ def css():
 def key_html():
     keys = "".join(f'<span class="key"><svg width="34" height="12" aria-hidden="true"><line x1="1" y1="6" x2="33" '
                    f'y2="6" stroke="{c}" stroke-width="3" stroke-dasharray="{"" if d == "solid" else "8 4" if d == "dashed" else "2 3"}"/>'
-                   f'</svg> {theme.esc(words.count(k, "candidate"))} ({theme.esc(t(f"guesses.marker.{m}"))})</span>'
+                   f'</svg> {theme.esc(t("guesses.payoff.key", candidates=words.count(k, "candidate"), marker=t(f"guesses.marker.{m}")))}</span>'
                    for k, (c, d, m) in LINES.items())
     return f'<div class="keys">{keys}</div>'
 
