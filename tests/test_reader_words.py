@@ -277,3 +277,14 @@ def test_the_chinese_key_of_the_candidates_chart_uses_full_width_brackets():
         keys = key_html()
     assert "1 个候选（圆形）" in keys and " (" not in keys
     assert "1 candidate (circle)" in key_html()
+
+
+def test_the_payoff_tab_gives_each_curve_mark_one_meaning():
+    from app.payoff.candidates import LINES
+    from app.payoff.chart import CURVES
+    above = {name: (c["dash"], c["marker"]) for name, c in CURVES.items()}
+    assert LINES[1][1:] == above["exact"]  # one candidate per position is the exact curve, drawn alike
+    for k in (2, 3):
+        dash, marker = LINES[k][1:]
+        taken = {d for d, _ in above.values()} | {"dashdot", "dotdash"}  # dash-dot is the 1× line of ordinary decoding
+        assert dash not in taken and marker not in {m for _, m in above.values()}, k
