@@ -288,3 +288,10 @@ def test_the_payoff_tab_gives_each_curve_mark_one_meaning():
         dash, marker = LINES[k][1:]
         taken = {d for d, _ in above.values()} | {"dashdot", "dotdash"}  # dash-dot is the 1× line of ordinary decoding
         assert dash not in taken and marker not in {m for _, m in above.values()}, k
+
+
+def test_diagonal_hatching_means_the_corrections_everywhere():
+    from app.exact.chart import DistributionChart
+    patterns = {r.glyph.hatch_pattern for r in DistributionChart().fig.renderers} - {None}
+    assert patterns and not {p for p in patterns if "diagonal" in str(p)}
+    assert "hatched" not in CATALOGUES["en"]["exact.keys.rows"] and "斜线" not in CATALOGUES["zh"]["exact.keys.rows"]
