@@ -11,7 +11,8 @@ from . import display
 
 
 def _tested_u(x):
-    """A proposal's test draw, with digits enough to sit on the side of ``accept`` it fell (never "accept=1 u=1.0000")."""
+    """A proposal's test draw, with digits enough to show on which side of ``accept`` it fell
+    (never "accept=1 u=1.0000")."""
     return "-" if x.u is None else display.versus(x.u, x.accept_probability)[0]
 
 

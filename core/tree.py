@@ -400,8 +400,9 @@ class TreeTrace:
             lines.append(f"block {b.index + 1}  prefix [{' '.join(b.prefix)}]  {len(b.nodes)} nodes")
             for n in b.nodes:
                 where = "root" if n.parent is None else f"after node {n.parent}"
+                u = display.versus(n.u, n.accept_probability)[0] if n.tested else None  # visibly on its side
                 test = "" if not n.tested else (f" against r=[{', '.join(map(str, n.residual))}]"
-                                                f" accept={n.accept_probability} u={display.versus(n.u, n.accept_probability)[0]}")
+                                                f" accept={n.accept_probability} u={u}")
                 lines.append(f"  node {n.id} ({where}, depth {n.depth})  {n.token}  q={n.q_x}{test}  {n.status}")
             if b.correction:
                 lines.append(f"  correction {b.correction.token} from the last residual "

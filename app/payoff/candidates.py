@@ -43,9 +43,12 @@ def css():
 
 
 def key_html():
+    def name(k, marker):
+        return t("guesses.payoff.key", candidates=words.count(k, "candidate"), marker=t(f"guesses.marker.{marker}"))
+
     keys = "".join(f'<span class="key"><svg width="34" height="12" aria-hidden="true"><line x1="1" y1="6" x2="33" '
                    f'y2="6" stroke="{c}" stroke-width="3" stroke-dasharray="{"" if d == "solid" else d}"/>'
-                   f'</svg> {theme.esc(t("guesses.payoff.key", candidates=words.count(k, "candidate"), marker=t(f"guesses.marker.{m}")))}</span>'
+                   f'</svg> {theme.esc(name(k, m))}</span>'
                    for k, (c, d, m) in LINES.items())
     return f'<div class="keys">{keys}</div>'
 

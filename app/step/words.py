@@ -135,7 +135,8 @@ def happened(action, before, after):
         block = after.blocks[-1]
         early = early_stop(block, after.config) + t("step.space") if block.stopped_early else ""
         return (t("step.ran_block", block=block.index + 1) + early
-                + verified(block, pending=False, draft=after.config.draft) + t("step.space") + committed(block, after, lead=False))
+                + verified(block, pending=False, draft=after.config.draft) + t("step.space")
+                + committed(block, after, lead=False))
     if action == "run_to_end":
         c = after.counters
         ran = len(after.blocks) - len(before.blocks)
