@@ -11,7 +11,7 @@ import core
 
 from . import fast_update
 from . import theme
-from .i18n import has, t
+from .i18n import has, language, t
 
 # The draft choice as every view labels it (the model's objects; views show draft_options()).
 DRAFT_OPTIONS = {kind.label: kind.name for kind in core.DRAFT_KINDS.values()}
@@ -194,6 +194,19 @@ def field(title, help_text, *widgets, basis="220px"):
         head += f'<div class="field-help">{theme.esc(help_text)}</div>'
     label = html(head, margin=(0, 5))
     return pn.Column(label, *widgets, margin=0, styles={"flex": f"1 1 {basis}", "min-width": "0"})
+
+
+def y_label(fig, text):
+    """Name the y axis. Rotated Latin reads well; rotated hanzi are read lying on their side, so
+    in Chinese the name stands upright above the plot, at its left, where Chinese charts put it."""
+    if language() != "zh":
+        fig.yaxis.axis_label = text
+        return fig
+    from bokeh.models import Title  # loaded with Panel already; imported here as parts.py needs it only here
+    fig.yaxis.axis_label = None
+    fig.add_layout(Title(text=text, align="left", text_font_size="12px", text_font_style="normal",
+                         text_color=theme.MUTED), "above")
+    return fig
 
 
 def style_figure(fig):

@@ -60,6 +60,23 @@ def exactly(x, max_places=40):
     return f"{x} ≈ {dec(x, len(str(off.denominator // off.numerator)) + 2)}"
 
 
+def versus(u, bound, places=4, bound_places=3):
+    """``(u, bound)`` as the reader sees them beside a test ``u < bound``: ``u`` to
+    ``places`` digits and ``bound`` as ``exact_or_dec`` writes it, with more digits
+    for both when rounding would make the shown comparison look false (``u =
+    1.0000 < 1``, ``0.7333 < 11/15 ≈ 0.733``). The shown ``u`` then compares with
+    the exact bound and with its shown decimal the way the exact ``u`` does."""
+    u, bound = Fraction(u), Fraction(bound)
+    below = u < bound
+    for n in range(places, 41):
+        m = bound_places if n == places else n
+        shown = Fraction(dec(u, n))
+        targets = [bound] if (bound * 10**m).denominator == 1 else [bound, Fraction(dec(bound, m))]
+        if all((shown < b) == below for b in targets):
+            return dec(u, n), exact_or_dec(bound, m)
+    return str(u), str(bound)
+
+
 def percent(x, places=1):
     return "—" if x is None else f"{dec(Fraction(x) * 100, places)}%"
 

@@ -236,6 +236,10 @@ class Counters:
         return Fraction(self.committed, self.target_passes) if self.target_passes else None
 
     @property
+    def draft_tokens_per_pass(self):
+        return Fraction(self.draft_steps, self.target_passes) if self.target_passes else None
+
+    @property
     def ordinary_passes(self):
         return self.committed
 

@@ -10,6 +10,12 @@ from . import display
 from .engine import Written
 
 
+def _tested_u(x):
+    """A proposal's test draw, with digits enough to show on which side of ``accept`` it fell
+    (never "accept=1 u=1.0000")."""
+    return "-" if x.u is None else display.versus(x.u, x.accept_probability)[0]
+
+
 @dataclass(frozen=True)
 class Draw:
     """One draw of the PRNG, and what the trace used it for.
@@ -65,7 +71,7 @@ class Trace(Written):
                 else:
                     lines.append(
                         f"  {x.token}  q={display.dec(x.q_x)} p={display.dec(x.p_x)} "
-                        f"accept={display.frac(x.accept_probability)} u={display.dec(x.u, 4) if x.u is not None else '-'}"
+                        f"accept={display.frac(x.accept_probability)} u={_tested_u(x)}"
                         f"  {x.status}"
                     )
             if b.correction:

@@ -53,6 +53,7 @@ from typing import Optional
 
 from toy_tables import TOKENS
 
+from . import display
 from .config import MAX_TOKENS, Config, ConfigError
 from .drafts import TABLE_DRAFTS
 from .engine import PhaseError, Stepping, Written
@@ -335,8 +336,9 @@ class TreeTrace(Written):
         for b in self._each_block(lines):
             for n in b.nodes:
                 where = "root" if n.parent is None else f"after node {n.parent}"
+                u = display.versus(n.u, n.accept_probability)[0] if n.tested else None  # visibly on its side
                 test = "" if not n.tested else (f" against r=[{', '.join(map(str, n.residual))}]"
-                                                f" accept={n.accept_probability} u={float(n.u):.4f}")
+                                                f" accept={n.accept_probability} u={u}")
                 lines.append(f"  node {n.id} ({where}, depth {n.depth})  {n.token}  q={n.q_x}{test}  {n.status}")
             if b.correction:
                 lines.append(f"  correction {b.correction.token} from the last residual "

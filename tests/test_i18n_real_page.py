@@ -34,7 +34,7 @@ def walk_in_chinese(visit):
         visit.page.get_by_role("button", name=name, exact=True).click()
         if name == "起草":
             visit.page.get_by_role("button", name="候选").first.wait_for(timeout=15_000)
-    return visit.has_text("第 1 块提交了", "推测解码，一次一块")
+    return visit.has_text("第 1 块提交了", "推测解码：逐块演示")
 
 
 def test_a_chinese_link_runs_in_chinese(chromium, site):  # noqa: F811

@@ -133,7 +133,7 @@
       loading: (what) => `正在加载${what}…`,
       appearsSoon: "Python 一算好，小部件就会出现在这里。",
       scenario: {
-        draft: (v) => `${{ aligned: "对齐的", biased: "有偏的", lookup: "查找", heads: "多头" }[v] || `${v} `}草稿模型`, width: (v) => `宽度 ${v}`, lookahead: (v) => `前瞻 ${v}`,
+        draft: (v) => `${{ aligned: "对齐的", biased: "有偏的", lookup: "查找", heads: "预测头" }[v] || `${v} `}草稿模型`, width: (v) => `宽度 ${v}`, lookahead: (v) => `前瞻 ${v}`,
         steps: (v) => `第 ${v} 步`, seed: (v) => `种子 ${v}`, subject: "这个链接的场景",
         join: (items, last) => `${items.join("、")}和${last}`, with: (subject, rest) => `${subject}（${rest}）`,
       },

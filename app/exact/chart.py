@@ -13,19 +13,20 @@ from bokeh.transform import dodge
 from core import display
 
 from app.i18n import t
-from app.parts import style_figure
+from app.parts import style_figure, y_label
 
 from .words import label
 
 # The three series: the target as the light reference, the rule's exact
-# probability solid, the sample hatched in the rule's colour (it should match
-# the rule, not necessarily the target). Grey against a dark reddish purple
+# probability solid, the sample dotted in the rule's colour (it should match
+# the rule, not necessarily the target). Dots, not diagonal lines: those mean
+# the corrections in the step inspector, and a mark keeps one meaning. Grey against a dark reddish purple
 # differs in lightness, so no hue needs to be told apart. The chart key in
 # app/styles/exact.css (.swatch.*) uses the same colours.
 SERIES = {
     "target": {"fill": "#c9d1db", "line": "#4b5563", "hatch": None},
     "result": {"fill": "#aa3377", "line": "#7a2255", "hatch": None},
-    "sampled": {"fill": "#f7e3ee", "line": "#7a2255", "hatch": "right_diagonal_line"},
+    "sampled": {"fill": "#f7e3ee", "line": "#7a2255", "hatch": "dot"},
 }
 COLUMNS = ("y", "target", "result", "sampled", "target_text", "result_text", "sampled_text")
 
@@ -57,7 +58,7 @@ class DistributionChart:
         style_figure(self.fig)
         self.fig.ygrid.grid_line_color = None
         self.fig.xaxis.axis_label = t("exact.chart.probability")
-        self.fig.yaxis.axis_label = t("exact.chart.first")
+        y_label(self.fig, t("exact.chart.first"))
         self.fig.xaxis.formatter.use_scientific = False
         renderers = []
         for name, offset in (("target", 0.27), ("result", 0.0), ("sampled", -0.27)):
@@ -65,8 +66,8 @@ class DistributionChart:
             renderers.append(self.fig.hbar(
                 y=dodge("y", offset, range=self.fig.y_range), right=name, height=0.25, source=self.source,
                 fill_color=s["fill"], line_color=s["line"], line_width=1.2,
-                hatch_pattern=s["hatch"], hatch_color=s["line"], hatch_alpha=0.55 if s["hatch"] else 0,
-                hatch_scale=6,
+                hatch_pattern=s["hatch"], hatch_color=s["line"], hatch_alpha=0.8 if s["hatch"] else 0,
+                hatch_scale=5,
             ))
         self.fig.add_tools(HoverTool(renderers=renderers, tooltips=[
             (t("exact.chart.first"), "@y"), (t("exact.keys.target"), "@target_text"),

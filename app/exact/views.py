@@ -289,9 +289,9 @@ class TraceComparison(pn.viewable.Viewer):
         return self._layout
 
 
-# (label, p, q, what it shows), label and what as catalogue keys: the seed's example first.
+# (label, p, q, what it shows), label and what as catalogue keys: the three-token example of seed 001 first.
 PRESETS = tuple((f"exact.preset.{name}", p, q, f"exact.preset.{name}.what") for name, p, q in (
-    ("seed", "0.6, 0.3, 0.1", "0.2, 0.5, 0.3"),
+    ("three", "0.6, 0.3, 0.1", "0.2, 0.5, 0.3"),
     ("biased", "0.5, 0.3, 0.2", "0.8, 0.15, 0.05"),
     ("equal", "0.5, 0.3, 0.2", "0.5, 0.3, 0.2"),
     ("disjoint", "1, 0, 0", "0, 1, 0"),

@@ -9,7 +9,7 @@ The module's constants (``LABELS``, ``STATUS``, ...) are read through
 ``__getattr__`` so they follow the page's language.
 """
 
-from core.display import dec, exact_or_dec
+from core.display import dec, exact_or_dec, versus
 
 from ..i18n import has, t
 
@@ -116,9 +116,9 @@ def test_words(node):
         return t("guesses.test.waits", **fields)
     if not node.tested:
         return t("guesses.test.untested", **fields)
+    u, chance = versus(node.u, node.accept_probability)  # digits enough that "u < chance" looks as true as it is
     return t("guesses.test.accepted" if node.status == "accepted" else "guesses.test.rejected", **fields,
-             r=exact_or_dec(node.r_x), q=exact_or_dec(node.q_x), chance=exact_or_dec(node.accept_probability),
-             u=dec(node.u, 4))
+             r=exact_or_dec(node.r_x), q=exact_or_dec(node.q_x), chance=chance, u=u)
 
 
 def correction_words(correction):
@@ -138,7 +138,7 @@ def per_pass(counters):
     if not counters.target_passes:
         return t("guesses.per_pass.none")
     return t("guesses.per_pass", tokens=exact_or_dec(counters.tokens_per_pass),
-             draft=exact_or_dec(counters.draft_steps / counters.target_passes))
+             draft=exact_or_dec(counters.draft_tokens_per_pass))
 
 
 # ---- "When it pays off": several candidates per position ------------------------------

@@ -19,16 +19,18 @@ from app import theme
 from app.exact.common import html, stylesheet
 from app.guesses import words
 from app.i18n import t
-from app.parts import style_figure
+from app.parts import style_figure, y_label
 
 from .model import PayoffModel
 
-# k -> line colour, dash, marker: three cues per curve, so none depends on colour alone.
+# k -> line colour, dash, marker: three cues per curve, so none depends on colour alone. One
+# candidate is the exact curve of the charts above, drawn the same; k = 2 and 3 take marks those
+# charts do not use (there dashed squares are the closed form, dotted triangles lookahead).
 LINES = {
     1: ("#0b5cad", "solid", "circle"),
-    2: ("#b34700", "dashed", "square"),
-    3: ("#aa3377", "dotted", "triangle"),
-}
+    2: ("#117733", "12 4", "hex"),
+    3: ("#882255", "8 3 2 3 2 3", "inverted_triangle"),
+}  # a dash is Bokeh's pattern and, but for "solid", the key's SVG stroke-dasharray too
 
 
 @lru_cache(maxsize=256)
@@ -41,9 +43,12 @@ def css():
 
 
 def key_html():
+    def name(k, marker):
+        return t("guesses.payoff.key", candidates=words.count(k, "candidate"), marker=t(f"guesses.marker.{marker}"))
+
     keys = "".join(f'<span class="key"><svg width="34" height="12" aria-hidden="true"><line x1="1" y1="6" x2="33" '
-                   f'y2="6" stroke="{c}" stroke-width="3" stroke-dasharray="{"" if d == "solid" else "8 4" if d == "dashed" else "2 3"}"/>'
-                   f'</svg> {theme.esc(words.count(k, "candidate"))} ({theme.esc(t(f"guesses.marker.{m}"))})</span>'
+                   f'y2="6" stroke="{c}" stroke-width="3" stroke-dasharray="{"" if d == "solid" else d}"/>'
+                   f'</svg> {theme.esc(name(k, m))}</span>'
                    for k, (c, d, m) in LINES.items())
     return f'<div class="keys">{keys}</div>'
 
@@ -71,7 +76,7 @@ class CandidatesView(pn.viewable.Viewer):
                           x_range=Range1d(0.5, tree_payoff.WIDTHS[-1] + 0.5), y_range=Range1d(0, 2))
         style_figure(self.fig)
         self.fig.xaxis.axis_label = t("guesses.payoff.chart.width")
-        self.fig.yaxis.axis_label = t("payoff.chart.speed.axis")
+        y_label(self.fig, t("payoff.chart.speed.axis"))
         self.fig.xaxis.ticker = list(tree_payoff.WIDTHS)
         self.fig.add_layout(Span(location=1, dimension="width", line_color="#6b7280", line_width=1.5,
                                  line_dash="dashdot"))

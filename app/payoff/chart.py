@@ -9,7 +9,7 @@ from bokeh.models import ColumnDataSource, HoverTool, Range1d, Span
 from bokeh.plotting import figure
 
 from app.i18n import t
-from app.parts import style_figure
+from app.parts import style_figure, y_label as name_y_axis
 
 from .model import WIDTHS
 
@@ -46,7 +46,7 @@ class WidthChart:
                           x_range=Range1d(0.5, WIDTHS[-1] + 0.5), y_range=Range1d(0, 2))
         style_figure(self.fig)
         self.fig.xaxis.axis_label = t("payoff.chart.width")
-        self.fig.yaxis.axis_label = y_label
+        name_y_axis(self.fig, y_label)
         self.fig.xaxis.ticker = list(WIDTHS)
         self.fig.xgrid.grid_line_color = None
         if reference is not None:

@@ -22,11 +22,11 @@ from bokeh.models import (CategoricalAxis, CategoricalScale, ColumnDataSource, F
                           Legend, LegendItem, LinearAxis, Plot, Range1d, Title, VBar)
 
 import core
-from core.display import dec, exact_or_dec
+from core.display import dec, exact_or_dec, versus
 
 from .. import theme
 from ..i18n import t
-from ..parts import html, style_figure, update_changed
+from ..parts import html, style_figure, update_changed, y_label
 from . import words
 from .model import StepModel
 
@@ -122,10 +122,11 @@ def proposal_html(it, draft="aligned"):
         facts.append(("p(x)", f'{_mono(dec(x.p_x))} <span class="muted">{esc(t("step.fact.p", token=x.token))}</span>'))
         facts.append(("p(x) / q(x)", _mono(exact_or_dec(x.ratio))))
     if x.status in ("accepted", "rejected"):
+        u, chance = versus(x.u, x.accept_probability)  # the digits of the decision sentence below
         facts.append((f'{esc(t("step.fact.acceptance"))}<br>min(1, p(x)/q(x))',
-                      f'{_mono(exact_or_dec(x.accept_probability))} <span class="muted">'
+                      f'{_mono(chance)} <span class="muted">'
                       f'{esc(words.keep_chance(x))}</span>'))
-        facts.append((esc(t("step.fact.draw")), _mono(_u(x.u), x.u)))
+        facts.append((esc(t("step.fact.draw")), _mono(u, x.u)))
         facts.append((esc(t("step.fact.decision")), f"{_verdict(x.status)} {esc(words.decision(x))}"))
     elif x.status == "discarded":
         facts.append((esc(t("step.fact.decision")), f'{_verdict("discarded")} {esc(words.discarded_why(block))}'))
@@ -185,11 +186,11 @@ def _plot(title, x_range, height=230, x_label=None):
                 y_range=Range1d(0, 1.08),
                 height=height, sizing_mode="stretch_width", min_width=240, toolbar_location=None)
     x_axis = CategoricalAxis(axis_label=x_label or t("step.inspector.next_token"))
-    y_axis = LinearAxis(axis_label=t("step.chart.probability"), ticker=FixedTicker(ticks=[0, 0.25, 0.5, 0.75, 1]))
+    y_axis = LinearAxis(ticker=FixedTicker(ticks=[0, 0.25, 0.5, 0.75, 1]))
     plot.add_layout(x_axis, "below")
     plot.add_layout(y_axis, "left")
     plot.add_layout(Grid(dimension=1, ticker=y_axis.ticker))
-    return style_figure(plot)
+    return y_label(style_figure(plot), t("step.chart.probability"))
 
 
 def _labels(plot, source, y, text="label"):
@@ -197,7 +198,7 @@ def _labels(plot, source, y, text="label"):
                              text_font_size="11px", text_color=theme.INK))
 
 
-PQ_COLUMNS = ("x", "value", "fill", "line", "hatch", "label", "name")
+PQ_COLUMNS = ("x", "value", "fill", "line", "label", "name")
 TOKEN_COLUMNS = ("x", "value", "fill", "line", "label")
 STACK_COLUMNS = ("x", "accepted", "final", "fill", "tint", "line", "label", "name")
 
@@ -214,10 +215,9 @@ class Charts:
         self.pq_source = ColumnDataSource(_empty(PQ_COLUMNS))
         self.pq = _plot(t("step.chart.pq"), FactorRange(*factors, group_padding=0.6),
                         x_label=t("step.chart.axis", sides=t("step.chart.sides.both")))
+        # q is the light bar, p the full colour; hatching is kept for one meaning, the corrections below.
         self.pq.add_glyph(self.pq_source, VBar(
-            x="x", top="value", width=0.85, fill_color=column("fill"), line_color=column("line"),
-            hatch_pattern=column("hatch"), hatch_color=column("line"), hatch_alpha=0.5, hatch_scale=8,
-            line_width=1.5))
+            x="x", top="value", width=0.85, fill_color=column("fill"), line_color=column("line"), line_width=1.5))
         _labels(self.pq, self.pq_source, "value")
         self.pq.add_tools(HoverTool(tooltips=[("", "@name")]))
 
@@ -255,7 +255,6 @@ class Charts:
                 data["value"].append(float(row[i]))
                 data["fill"].append(theme.tint(token) if side == "q" else theme.fill(token))
                 data["line"].append(theme.ink(token))
-                data["hatch"].append("left_diagonal_line" if side == "q" else " ")
                 data["label"].append(dec(row[i]))
                 who = words.row(side)[0]
                 data["name"].append(f"{who}({token}) = {dec(row[i])}")
@@ -308,7 +307,9 @@ class Inspector(pn.viewable.Viewer):
                                         sizing_mode="stretch_width", max_width=520, margin=(4, 0, 8, 0))
         self.picker.param.watch(self._picked, "value")
         head = html(f'<div class="section-title"><h2>{theme.esc(t("step.inspector.title"))}</h2><span class="muted">'
-                    f'{theme.esc(t("step.inspector.lead"))}</span></div>')
+                    f'{theme.esc(t("step.inspector.lead"))}</span></div>'
+                    # Lectures that follow Chen et al. swap the letters: say which is which, once.
+                    f'<p class="muted small notation">{theme.esc(t("step.notation"))}</p>')
         self.body = html("", theme.CHIPS, theme.INSPECTOR, margin=(0, 0, 4, 0), styles={"flex": "1 1 400px", "min-width": "0"})
         self.charts = Charts()
         chart = {"sizing_mode": "stretch_width", "min_width": 240, "margin": (4, 0)}

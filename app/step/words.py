@@ -14,7 +14,7 @@ language. The module's constants (``LABELS``, ``START``, ...) are read through
 """
 
 from core import TOKENS
-from core.display import dec, exact_or_dec
+from core.display import dec, exact_or_dec, versus
 from core.drafts import lookup_match, next_q
 
 from ..i18n import has, t
@@ -128,14 +128,15 @@ def happened(action, before, after):
     if action == "draft":
         return drafted(after.pending, after.config)
     if action == "verify":
-        return verified(after.pending)
+        return verified(after.pending, draft=after.config.draft)
     if action == "commit":
         return committed(after.blocks[-1], after)
     if action == "run_block":
         block = after.blocks[-1]
         early = early_stop(block, after.config) + t("step.space") if block.stopped_early else ""
         return (t("step.ran_block", block=block.index + 1) + early
-                + verified(block, pending=False) + t("step.space") + committed(block, after, lead=False))
+                + verified(block, pending=False, draft=after.config.draft) + t("step.space")
+                + committed(block, after, lead=False))
     if action == "run_to_end":
         c = after.counters
         ran = len(after.blocks) - len(before.blocks)
@@ -181,9 +182,10 @@ def early_stop(block, config):
              q=dec(last.q_x), threshold=threshold(config))
 
 
-def verified(block, pending=True):
+def verified(block, pending=True, draft=None):
     """What one target pass decided. While the block is ``pending`` (Verify done, Commit not yet),
-    the sentence says the tokens join the output, and the counters count the block, at Commit."""
+    the sentence says the tokens join the output, and the counters count the block, at Commit.
+    A head does not see the earlier proposals, so its discarded guess is not "drafted after" the rejected one."""
     n = len(block.proposals)
     accepted = block.count("accepted")
     rejected = [p for p in block.proposals if p.status == "rejected"]
@@ -206,7 +208,8 @@ def verified(block, pending=True):
             text = t("step.verified.first_rejected", ordinal=ordinal(r.index), token=r.token,
                      correction=block.correction.token)
         if discarded:
-            text += t(f"step.verified.discarded.{_n(discarded)}", discarded=count(discarded, "proposal"))
+            kind = "heads." if draft == "heads" else ""
+            text += t(f"step.verified.discarded.{kind}{_n(discarded)}", discarded=count(discarded, "proposal"))
     if pending:
         text += t("step.verified.pending", tokens=tokens(block.committed))
     return text
@@ -227,7 +230,9 @@ def next_words(session):
         n = min(s.width, s.left)  # a count of tokens (the schedule's width), not a probability
         if s.config.draft == "lookup":
             if next_q("lookup", s.output) is None:
-                return t("step.next.lookup_nothing")
+                if not s.output:
+                    return t("step.next.lookup_nothing.empty")
+                return t("step.next.lookup_nothing", token=s.output[-1])
             if s.output:
                 return t("step.next.lookup_after", tokens=count(n, "token"), output=tokens(s.output))
             return t("step.next.lookup", tokens=count(n, "token"))
@@ -452,7 +457,8 @@ def row(name):
 def decision(proposal):
     """Why the target kept or replaced ``proposal`` (accepted or rejected): the draw against the chance."""
     x = proposal
-    fields = dict(u=dec(x.u, 4), chance=exact_or_dec(x.accept_probability), token=x.token)
+    u, chance = versus(x.u, x.accept_probability)  # digits enough that "u is below chance" looks as true as it is
+    fields = dict(u=u, chance=chance, token=x.token)
     return t("step.decision.accepted" if x.status == "accepted" else "step.decision.rejected", **fields)
 
 

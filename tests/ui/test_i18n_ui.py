@@ -59,7 +59,7 @@ def test_the_english_word_finder_finds_english():
 
 def test_step_tab_in_chinese_has_no_english_left_and_draft_verify_commit_work_by_chinese_names(app_page):
     page = open_zh(app_page)
-    has_text(page, "推测解码，一次一块", "逐块演示", "草稿模型", "工作量计数")
+    has_text(page, "推测解码：逐块演示", "逐块演示", "草稿模型", "工作量计数")
     assert english_words(visible_text(page)) == []
     page.get_by_role("button", name="有偏", exact=True).first.click()
     has_text(page, "换成了有偏的草稿模型")
@@ -132,14 +132,14 @@ def open_tab(page, title):
 def test_exact_tab_in_chinese_has_no_english_left(app_page):
     page = open_zh(app_page)
     open_tab(page, "为什么是精确的")
-    has_text(page, "精确规则保持目标分布", "抽样了 20,000 次运行", "相同的分布，不同的轨迹", "一个位置，亲手计算",
+    has_text(page, "精确规则保持目标分布", "抽样了 20,000 次运行", "相同的分布，不同的轨迹", "亲手算一个位置",
              timeout=60)
     assert english_words(visible_text(page)) == [], english_words(visible_text(page))
     page.get_by_label("验证规则").select_option(label="朴素重抽")
     has_text(page, "朴素重抽规则以概率", "出现得太多", timeout=30)
     page.get_by_label("A、B、C 的目标概率 p").fill("0.5, 0.3, 0.3")
     page.get_by_label("A、B、C 的目标概率 p").press("Enter")
-    has_text(page, "这些数的和是 1.1，不恰好是 1")
+    has_text(page, "这些数的和是 1.1，而不是恰好 1")
     assert english_words(visible_text(page)) == [], english_words(visible_text(page))
     page.shoot("zh-exact-1200", width=1200)
     page.shoot("zh-exact-375", width=375)
