@@ -25,6 +25,12 @@ def slug(factory):
     return factory.__name__.removesuffix("_tab")
 
 
+def locked(search):
+    """Whether ``search`` carries ``lock=1`` (or true/yes/on)."""
+    query = dict(parse_qsl((search or "").lstrip("?"), keep_blank_values=True))
+    return query.get("lock", "").strip().lower() in TRUE
+
+
 def read(search, names):
     """The ``PageLink`` of ``search`` for a page whose tabs are ``names`` (in order)."""
     query = dict(parse_qsl((search or "").lstrip("?"), keep_blank_values=True))
@@ -33,7 +39,7 @@ def read(search, names):
     start = query.get("tab", "").strip().lower()
     if start not in shown:
         start = shown[0]
-    return PageLink(shown, start, query.get("lock", "").strip().lower() in TRUE)
+    return PageLink(shown, start, locked(search))
 
 
 def write(shown, start, locked, names):
