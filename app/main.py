@@ -100,6 +100,7 @@ def link_url(model, location):
 
     def read(search):
         seen["search"] = search or ""
+        model.locked = links.locked(seen["search"])  # before the scenario: a lock holds from the first click
         url = urlstate.read(seen["search"])
         if url.given:
             model.open_link(url)
@@ -177,14 +178,6 @@ def choose_language(location):
     return i18n.set_language(i18n.browser_language() or i18n.DEFAULT)
 
 
-def lock_scenario(step):
-    """Show the scenario's controls but fix them (``lock=1``): the embedding page chose the scenario."""
-    scenario = step.scenario
-    for widget in (scenario.draft, scenario.width, scenario.seed, scenario.seed_down, scenario.seed_up,
-                   scenario.lookahead_on, scenario.threshold):
-        widget.disabled = True
-
-
 def build_page():
     location = pn.state.location
     choose_language(location)
@@ -198,8 +191,6 @@ def build_page():
     step.embed.tab_choices = [(name, words(title)) for name, (title, _) in zip(names, TABS)]
     if location is not None:
         step.embed.base = pn.bind(page_address, location.param.href)
-    if link.locked:
-        lock_scenario(step)
     if link.notices:  # beside the scenario's own notices, in the step tab's caption
         model.notice = " ".join(filter(None, (model.notice, *link.notices)))
     lazy = {name: LazyTab(words(title), make) for name, title, make in chosen if name != first_name}

@@ -209,6 +209,28 @@ def y_label(fig, text):
     return fig
 
 
+class ChartTitle:
+    """A chart's title as text above its plot, in place of Bokeh's.
+
+    Bokeh draws a title on its canvas, on one line, so a long one was cut off on
+    a phone ("...(p comes with Ver"); text in a pane wraps, and a screen reader
+    reads it. ``show`` changes it, and sends nothing when it is the same.
+    """
+
+    def __init__(self, text=""):
+        self.text = text
+        self.pane = html(self._html(text), theme.CHART_TITLE, margin=(4, 0, 2, 0))
+
+    @staticmethod
+    def _html(text):
+        return f'<p class="chart-title">{theme.esc(text)}</p>'
+
+    def show(self, text):
+        if text != self.text:
+            self.text = text
+            self.pane.object = self._html(text)
+
+
 def style_figure(fig):
     """Quiet axes, readable labels, no toolbar: the look of every Bokeh chart on the page.
 

@@ -162,3 +162,35 @@ def test_payoff_section_draws_three_curves_and_rings_the_best():
     assert "the best is 1 candidate per position at width 3" in view.text.object
     m.cost = 0.0
     assert view.best.data["x"] == [8] and "3 candidates per position at width 8" in view.text.object
+
+
+# ---- issue 23, item 7: only the drafts that can run a tree -------------------------------------
+
+def test_the_tab_offers_exactly_the_drafts_core_can_run_a_tree_with():
+    """Lookup and Heads were offered; a click showed a developer's error and kept the old tree."""
+    from core.tree import TREE_DRAFTS
+    tab = GuessesTab()
+    offered = list(tab.controls.draft.options.values())
+    assert sorted(offered) == sorted(TREE_DRAFTS)
+    for draft in offered:
+        tab.controls.draft.value = draft
+        assert tab.model.notice == "" and tab.model.session.config.draft == draft
+
+
+def test_a_draft_that_cannot_run_a_tree_is_not_a_value_of_the_model():
+    m = GuessesModel()
+    before = m.session
+    with pytest.raises(ValueError):
+        m.draft = "lookup"  # refused by the parameter, not turned into a developer's notice
+    assert m.draft == "biased" and m.session is before and m.notice == ""
+
+
+def test_the_help_says_in_one_plain_sentence_why_the_other_drafts_are_missing():
+    import core
+    from app.i18n import t
+    from core.tree import TREE_DRAFTS
+    tab = GuessesTab()
+    help_text = tab.controls.draft_help
+    left_out = [t(f"draft.{d}") for d in core.ALL_DRAFTS if d not in TREE_DRAFTS]
+    assert left_out and all(name in help_text for name in left_out)
+    assert "ConfigError" not in help_text and "need a draft table" not in help_text

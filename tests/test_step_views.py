@@ -233,14 +233,16 @@ def test_charts_plot_the_records_numbers():
     assert charts.stack_source.data["accepted"] == [float(x) for x in d.accepted]
     assert charts.stack_source.data["final"] == [0.5, 0.3, 0.2], "accepted mass plus corrections reaches p"
     for plot in (charts.pq, charts.residual, charts.stack):
-        assert plot.title.text and plot.below[0].axis_label and plot.left[0].axis_label
+        assert plot.below[0].axis_label and plot.left[0].axis_label
+    for title in (charts.pq_title, charts.residual_title, charts.stack_title):
+        assert title.text and title.text in title.pane.object, "each chart's title is text above it"
 
 
 def test_before_verify_the_chart_shows_only_the_drafts_q_and_a_bonus_only_the_targets_p(view):
     charts = view.inspector.charts
     click(view.actions.buttons["draft"])
     assert {side for _, side in charts.pq_source.data["x"]} == {"q"}
-    assert "p comes with Verify" in charts.pq.title.text
+    assert "p comes with Verify" in charts.pq_title.text
     click(view.actions.buttons["verify"])
     assert {side for _, side in charts.pq_source.data["x"]} == {"p"}
     assert charts.pq_source.data["value"] == [float(x) for x in view.model.session.pending.bonus.p]

@@ -12,14 +12,16 @@ import core
 from core.display import dec
 
 from .. import theme, urlstate
-from ..parts import html
+from ..parts import html, update_changed
 from ..step import presets
+from ..step import words as step_words
 from . import words
 
 
-def question_html(preset):
+def question_html(preset, locked=False):
     if preset is None:
-        return f'<p class="muted small">{theme.esc(words.GUIDE_PICK)}</p>'
+        # Locked: the buttons are disabled, and the scenario card says why.
+        return "" if locked else f'<p class="muted small">{theme.esc(words.GUIDE_PICK)}</p>'
     return (f'<p class="question"><b>{theme.esc(words.guide_lead(preset.title))}</b> {theme.esc(preset.question)}</p>'
             f'<details><summary>{theme.esc(words.GUIDE_CHECK)}</summary><p>{theme.esc(preset.answer)}</p></details>')
 
@@ -53,7 +55,8 @@ class Guide(pn.viewable.Viewer):
             button = pn.widgets.Button(label=preset.title, stylesheets=[theme.BUTTON], margin=(4, 4))
             button.on_click(lambda event, preset=preset: self.open(preset))
             self.buttons.append(button)
-        self.question = html(pn.bind(question_html, self.param.picked), theme.GUIDE, margin=(4, 4))
+        self._lock()
+        self.question = html(pn.bind(question_html, self.param.picked, m.param.locked), theme.GUIDE, margin=(4, 4))
         self.rows = html(rows_html(presets.rows(), core.DRAFTS), theme.GUIDE, theme.INSPECTOR, margin=(4, 4))
         self._layout = pn.Column(
             html(f'<div class="section-title"><h2>{theme.esc(words.GUIDE_TITLE)}</h2></div>'
@@ -62,10 +65,25 @@ class Guide(pn.viewable.Viewer):
             self.question, self.rows, sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0),
             visible=pn.bind(lambda hidden: "guide" not in hidden, m.param.hidden))
 
+    @param.depends("model.locked", watch=True)
+    def _lock(self):
+        """A locked scenario (``lock=1``) takes no preset: each would change it."""
+        for button in self.buttons:
+            update_changed(button, disabled=self.model.locked)
+
     def open(self, preset):
-        """Open the preset's moment (the link keeps the page's hidden parts) and show its question."""
+        """Open the preset's moment (the link keeps the page's hidden parts) and show its question.
+
+        The caption names the preset, not a link: the reader pressed a button. A
+        locked scenario is left as it is.
+        """
+        if self.model.locked:
+            return
         link = urlstate.read(preset.query)
-        self.model.open_link(urlstate.UrlState(link.values, self.model.hidden, link.notices, link.given))
+        values = link.values
+        happened = words.opened_preset(preset.title, step_words.draft_name(values["draft"]), values["width"],
+                                       values["seed"], step_words.count(values["steps"], "step"))
+        self.model.open_link(urlstate.UrlState(link.values, self.model.hidden, link.notices, link.given), happened)
         self.picked = preset
 
     def __panel__(self):

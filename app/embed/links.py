@@ -36,6 +36,12 @@ def slug(factory):
     return factory.__name__.removesuffix("_tab")
 
 
+def locked(search):
+    """Whether ``search`` carries ``lock=1`` (or true/yes/on)."""
+    query = dict(parse_qsl((search or "").lstrip("?"), keep_blank_values=True))
+    return query.get("lock", "").strip().lower() in TRUE
+
+
 def read(search, names):
     """The ``PageLink`` of ``search`` for a page whose tabs are ``names`` (in order)."""
     query = dict(parse_qsl((search or "").lstrip("?"), keep_blank_values=True))

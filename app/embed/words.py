@@ -86,6 +86,11 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def opened_preset(title, draft, width, seed, steps):
+    """What a preset's button did, for the caption (``steps`` already in words: "1 step")."""
+    return t("embed.guide.opened", title=title, draft=draft, width=width, seed=seed, steps=steps)
+
+
 def guide_lead(title):
     """A preset's title leading its question ("1 · Same table as the target.")."""
     return t("embed.guide.lead", title=title)

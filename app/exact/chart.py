@@ -13,7 +13,7 @@ from bokeh.transform import dodge
 from core import display
 
 from app.i18n import t
-from app.parts import style_figure, y_label
+from app.parts import ChartTitle, style_figure, y_label
 
 from .words import label
 
@@ -53,7 +53,8 @@ class DistributionChart:
 
     def __init__(self):
         self.source = ColumnDataSource(columns([]))
-        self.fig = figure(y_range=FactorRange(factors=["A"]), x_range=Range1d(0, 1), height=200,
+        self.title = ChartTitle()  # above the plot, where it wraps on a phone
+        self.fig = figure(title=None, y_range=FactorRange(factors=["A"]), x_range=Range1d(0, 1), height=200,
                           sizing_mode="stretch_width", min_width=260, tools="")
         style_figure(self.fig)
         self.fig.ygrid.grid_line_color = None
@@ -73,7 +74,8 @@ class DistributionChart:
             (t("exact.chart.first"), "@y"), (t("exact.keys.target"), "@target_text"),
             (t("exact.chart.rule"), "@result_text"), (t("exact.chart.sampled"), "@sampled_text"),
         ]))
-        self.pane = pn.pane.Bokeh(self.fig, sizing_mode="stretch_width", margin=0)
+        self.pane = pn.Column(self.title.pane, pn.pane.Bokeh(self.fig, sizing_mode="stretch_width", margin=0),
+                              sizing_mode="stretch_width", margin=0)
 
     def update(self, rows, title):
         """Refill the bars; new rows also reset the factors, the height and the title."""
@@ -83,8 +85,7 @@ class DistributionChart:
             if list(reversed(data["y"])) != list(self.fig.y_range.factors):
                 self.fig.y_range.factors = list(reversed(data["y"]))
                 self.fig.height = 90 + self.ROW * max(len(rows), 3)
-            if self.fig.title.text != title:
-                self.fig.title.text = title
+            self.title.show(title)
             top = max(data["target"] + data["result"] + data["sampled"] + [0.05])
             end = self.fig.x_range.end
             if top > end or top < 0.6 * end:

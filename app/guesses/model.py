@@ -12,13 +12,15 @@ from typing import Optional
 import param
 
 import core
-from core.tree import MAX_CANDIDATES, MAX_TREE_WIDTH, Node, TreeBlock, TreeSession
+from core.tree import MAX_CANDIDATES, MAX_TREE_WIDTH, TREE_DRAFTS, Node, TreeBlock, TreeSession
 
 from ..i18n import t
 from ..parts import DRAFT_OPTIONS, TabModel
 from . import words
 
 SEED_MAX = 2**32 - 1
+# Only the drafts core can draft a tree with: the others have no table to draw k candidates from.
+TREE_OPTIONS = {label: draft for label, draft in DRAFT_OPTIONS.items() if draft in TREE_DRAFTS}
 ACTIONS = words.ACTIONS
 
 
@@ -51,7 +53,7 @@ class GuessesModel(TabModel):
 
     words = words  # notices in this tab's words (TabModel)
 
-    draft = param.Selector(default="biased", objects=DRAFT_OPTIONS, label="Draft model", doc="""
+    draft = param.Selector(default="biased", objects=TREE_OPTIONS, label="Draft model", doc="""
         Which draft offers the candidates: "aligned" equals the target, "biased" strongly favours A.""")
 
     candidates = param.Integer(default=2, bounds=(1, MAX_CANDIDATES), label="Candidates per position", doc="""

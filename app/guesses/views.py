@@ -9,7 +9,9 @@ order: intro, controls, caption, actions, tree and legend, inspector, counters.
 import panel as pn
 import param
 
+import core
 from core.display import dec, exact_or_dec
+from core.tree import TREE_DRAFTS
 
 from .. import theme
 from ..i18n import t
@@ -34,6 +36,17 @@ def card(*objects, **params):
     return pn.Column(*objects, sizing_mode="stretch_width", stylesheets=[theme.CARD], **params)
 
 
+def draft_help():
+    """The draft field's help: what each offered draft does, and why the other drafts are not offered."""
+    names = [t(f"draft.{d}") for d in core.ALL_DRAFTS if d not in TREE_DRAFTS]
+    text = t("guesses.help.draft")
+    if names:
+        drafts = names[0] if len(names) == 1 else t("guesses.help.and", rest=t("url.sep").join(names[:-1]),
+                                                     last=names[-1])
+        text += t("step.space") + t("guesses.help.no_tree", drafts=drafts)
+    return text
+
+
 class Controls(pn.viewable.Viewer):
     """Draft, candidates per position, depth and seed: the settings that fix a trace."""
 
@@ -42,6 +55,7 @@ class Controls(pn.viewable.Viewer):
     def __init__(self, **params):
         super().__init__(**params)
         m = self.model
+        self.draft_help = draft_help()
         self.draft = pn.widgets.RadioButtonGroup.from_param(
             m.param.draft, options=draft_options(dict(m.param.draft.names or {})) or None, name="", description=None, color="primary", variant="outline",
             stylesheets=[theme.BUTTON], margin=(4, 5), sizing_mode="stretch_width", max_width=420)  # shrinks to its field
@@ -56,7 +70,7 @@ class Controls(pn.viewable.Viewer):
                                                    width=130, margin=(4, 5), css_classes=["sp-seed-input"],
                                                    stylesheets=[theme.SEED_INPUT])
         self._layout = pn.FlexBox(
-            field(t("step.field.draft"), t("guesses.help.draft"), self.draft, basis="340px"),
+            field(t("step.field.draft"), self.draft_help, self.draft, basis="340px"),
             field(t("guesses.field.candidates"), t("guesses.help.candidates"), self.candidates),
             field(t("guesses.field.width"), t("guesses.help.width"), self.width),
             field(t("step.field.seed"), t("guesses.help.seed"), self.seed, basis="160px"),

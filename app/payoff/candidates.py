@@ -19,7 +19,7 @@ from app import theme
 from app.exact.common import html, stylesheet
 from app.guesses import words
 from app.i18n import t
-from app.parts import style_figure, y_label
+from app.parts import ChartTitle, style_figure, y_label
 
 from .model import PayoffModel
 
@@ -71,7 +71,8 @@ class CandidatesView(pn.viewable.Viewer):
         super().__init__(**params)
         self.sources = {k: ColumnDataSource({"x": [], "y": [], "text": []}) for k in LINES}
         self.best = ColumnDataSource({"x": [], "y": [], "text": []})
-        self.fig = figure(title=t("guesses.payoff.chart"), height=320,
+        self.title = ChartTitle(t("guesses.payoff.chart"))  # above the plot, where it wraps on a phone
+        self.fig = figure(title=None, height=320,
                           sizing_mode="stretch_width", min_width=260, tools="",
                           x_range=Range1d(0.5, tree_payoff.WIDTHS[-1] + 0.5), y_range=Range1d(0, 2))
         style_figure(self.fig)
@@ -95,7 +96,8 @@ class CandidatesView(pn.viewable.Viewer):
             self.text, html(key_html(), css=css()),
             # Inside a FlexBox like the tab's own two charts: a bare figure pane in this Column
             # collapsed those charts (Bokeh laid them out at zero width).
-            pn.FlexBox(pn.Column(pn.pane.Bokeh(self.fig, sizing_mode="stretch_width", margin=0), margin=0,
+            pn.FlexBox(pn.Column(self.title.pane, pn.pane.Bokeh(self.fig, sizing_mode="stretch_width", margin=0),
+                                 margin=0,
                                  styles={"flex": "1 1 420px", "min-width": "0"}),
                        flex_wrap="wrap", sizing_mode="stretch_width", margin=0),
             self.numbers, sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0))

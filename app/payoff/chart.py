@@ -9,7 +9,7 @@ from bokeh.models import ColumnDataSource, HoverTool, Range1d, Span
 from bokeh.plotting import figure
 
 from app.i18n import t
-from app.parts import style_figure, y_label as name_y_axis
+from app.parts import ChartTitle, style_figure, y_label as name_y_axis
 
 from .model import WIDTHS
 
@@ -42,7 +42,8 @@ class WidthChart:
         self.best = ColumnDataSource(points([]))
         self.trace = ColumnDataSource(points([]))
         self.heuristic = ColumnDataSource(points([]))
-        self.fig = figure(title=title, height=320, sizing_mode="stretch_width", min_width=260, tools="",
+        self.title = ChartTitle(title)  # above the plot, where it wraps on a phone
+        self.fig = figure(title=None, height=320, sizing_mode="stretch_width", min_width=260, tools="",
                           x_range=Range1d(0.5, WIDTHS[-1] + 0.5), y_range=Range1d(0, 2))
         style_figure(self.fig)
         self.fig.xaxis.axis_label = t("payoff.chart.width")
@@ -67,7 +68,8 @@ class WidthChart:
         renderers.append(self.fig.scatter("x", "y", source=self.heuristic, marker="star", size=20,
                                           fill_color=HEURISTIC_COLOUR, line_color="#ffffff", line_width=1.5))
         self.fig.add_tools(HoverTool(renderers=renderers, tooltips=[("", "@text")]))
-        self.pane = pn.pane.Bokeh(self.fig, sizing_mode="stretch_width", margin=0)
+        self.pane = pn.Column(self.title.pane, pn.pane.Bokeh(self.fig, sizing_mode="stretch_width", margin=0),
+                              sizing_mode="stretch_width", margin=0)
 
     def update(self, curves, best, trace, top, heuristic=None):
         """``curves``: name -> [(width, value, text)]; ``best``, ``trace`` and ``heuristic``: (width, value,

@@ -19,14 +19,14 @@ import panel as pn
 import param
 from bokeh.core.properties import field as column
 from bokeh.models import (CategoricalAxis, CategoricalScale, ColumnDataSource, FactorRange, FixedTicker, Grid, HoverTool, LabelSet,
-                          Legend, LegendItem, LinearAxis, Plot, Range1d, Title, VBar)
+                          Legend, LegendItem, LinearAxis, Plot, Range1d, VBar)
 
 import core
 from core.display import dec, exact_or_dec, versus
 
 from .. import theme
 from ..i18n import t
-from ..parts import html, style_figure, update_changed, y_label
+from ..parts import ChartTitle, html, style_figure, update_changed, y_label
 from . import words
 from .model import StepModel
 
@@ -181,8 +181,9 @@ def bonus_html(it):
 
 # ---- charts ------------------------------------------------------------------------
 
-def _plot(title, x_range, height=230, x_label=None):
-    plot = Plot(title=Title(text=title, text_font_size="13px"), x_range=x_range, x_scale=CategoricalScale(),
+def _plot(x_range, height=230, x_label=None):
+    """A bar plot without a title: its ``ChartTitle`` stands above it (and wraps on a phone)."""
+    plot = Plot(title=None, x_range=x_range, x_scale=CategoricalScale(),
                 y_range=Range1d(0, 1.08),
                 height=height, sizing_mode="stretch_width", min_width=240, toolbar_location=None)
     x_axis = CategoricalAxis(axis_label=x_label or t("step.inspector.next_token"))
@@ -213,7 +214,8 @@ class Charts:
     def __init__(self):
         factors = [(t, side) for t in TOKENS for side in ("q", "p")]
         self.pq_source = ColumnDataSource(_empty(PQ_COLUMNS))
-        self.pq = _plot(t("step.chart.pq"), FactorRange(*factors, group_padding=0.6),
+        self.pq_title = ChartTitle(t("step.chart.pq"))
+        self.pq = _plot(FactorRange(*factors, group_padding=0.6),
                         x_label=t("step.chart.axis", sides=t("step.chart.sides.both")))
         # q is the light bar, p the full colour; hatching is kept for one meaning, the corrections below.
         self.pq.add_glyph(self.pq_source, VBar(
@@ -222,13 +224,15 @@ class Charts:
         self.pq.add_tools(HoverTool(tooltips=[("", "@name")]))
 
         self.res_source = ColumnDataSource(_empty(TOKEN_COLUMNS))
-        self.residual = _plot(t("step.chart.residual"), FactorRange(*TOKENS))
+        self.residual_title = ChartTitle(t("step.chart.residual"))
+        self.residual = _plot(FactorRange(*TOKENS))
         self.residual.add_glyph(self.res_source, VBar(x="x", top="value", width=0.6, fill_color=column("fill"),
                                                       line_color=column("line"), line_width=1.5))
         _labels(self.residual, self.res_source, "value")
 
         self.stack_source = ColumnDataSource(_empty(STACK_COLUMNS))
-        self.stack = _plot(t("step.chart.stack"), FactorRange(*TOKENS), height=280)
+        self.stack_title = ChartTitle(t("step.chart.stack"))
+        self.stack = _plot(FactorRange(*TOKENS), height=280)
         kept = self.stack.add_glyph(self.stack_source, VBar(
             x="x", bottom=0, top="accepted", width=0.6, fill_color=column("fill"), line_color=column("line"),
             line_width=1.5))
@@ -261,7 +265,7 @@ class Charts:
         sides = "both" if len(rows) == 2 else rows[0][0] if rows else "both"
         self.pq.x_range.factors = list(data["x"])
         self.pq_source.data = data
-        self.pq.title.text = title
+        self.pq_title.show(title)
         self.pq.below[0].axis_label = t("step.chart.axis", sides=t(f"step.chart.sides.{sides}"))
 
     def show_residual(self, residual, title):
@@ -273,7 +277,7 @@ class Charts:
             data["line"].append(theme.ink(token))
             data["label"].append(dec(v))
         self.res_source.data = data
-        self.residual.title.text = title
+        self.residual_title.show(title)
 
     def show_decomposition(self, d):
         data = _empty(STACK_COLUMNS)
@@ -315,10 +319,12 @@ class Inspector(pn.viewable.Viewer):
         chart = {"sizing_mode": "stretch_width", "min_width": 240, "margin": (4, 0)}
         # Visibility is toggled on a wrapper: a Bokeh pane hands `visible`
         # back and forth with its figure, which can leave it hidden.
-        self._pq = pn.Column(pn.pane.Bokeh(self.charts.pq, **chart), sizing_mode="stretch_width", margin=0)
-        self._residual = pn.Column(pn.pane.Bokeh(self.charts.residual, **chart), sizing_mode="stretch_width",
-                                   margin=0)
-        self._stack = pn.Column(pn.pane.Bokeh(self.charts.stack, **chart), sizing_mode="stretch_width", margin=0)
+        c = self.charts
+        self._pq = pn.Column(c.pq_title.pane, pn.pane.Bokeh(c.pq, **chart), sizing_mode="stretch_width", margin=0)
+        self._residual = pn.Column(c.residual_title.pane, pn.pane.Bokeh(c.residual, **chart),
+                                   sizing_mode="stretch_width", margin=0)
+        self._stack = pn.Column(c.stack_title.pane, pn.pane.Bokeh(c.stack, **chart), sizing_mode="stretch_width",
+                                margin=0)
         # Numbers on the left, charts on the right; they stack on a narrow screen.
         self._charts = pn.Column(self._pq, self._residual, self._stack, sizing_mode="stretch_width",
                                  margin=0, styles={"flex": "1 1 360px", "min-width": "0"})

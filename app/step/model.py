@@ -129,6 +129,10 @@ class StepModel(TabModel):
     hidden = param.ClassSelector(class_=frozenset, default=frozenset(), doc="""
         Parts of the page a link hid with NAME_hide=1 (see urlstate.HIDEABLE).""")
 
+    locked = param.Boolean(default=False, doc="""
+        A link's lock=1 (app/embed/links.py): the page's author fixed the scenario, so
+        no control and no preset may change it; only a link (the page's own URL) does.""")
+
     def __init__(self, **params):
         if params.get("lookahead", urlstate.LOOKAHEAD_OFF) != urlstate.LOOKAHEAD_OFF:
             params.setdefault("threshold", params["lookahead"])
@@ -170,8 +174,12 @@ class StepModel(TabModel):
                           happened=words.scenario_changed(old, new))
         self._guard(restart)
 
-    def open_link(self, url):
-        """Apply a ``urlstate.UrlState``: scenario, hidden parts, steps to replay, notice; one update."""
+    def open_link(self, url, happened=None):
+        """Apply a ``urlstate.UrlState``: scenario, hidden parts, steps to replay, notice; one update.
+
+        ``happened`` is the sentence for the caption when something other than the
+        page's link opened it (a preset names itself); by default, the link's.
+        """
         def apply():
             values = url.values
             scenario = dict(draft=values["draft"], width=values["width"], seed=values["seed"],
@@ -188,7 +196,7 @@ class StepModel(TabModel):
                 session = session.step()
             self._publish(**scenario, session=session, focus=focus_after(session),
                           hidden=frozenset(url.hidden), notice=url.notice,
-                          happened=words.opened_link(config, steps))
+                          happened=happened or words.opened_link(config, steps))
         self._guard(apply)
 
     def scenario(self):

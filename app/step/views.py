@@ -67,12 +67,10 @@ class Scenario(pn.viewable.Viewer):
         m.param.watch(lambda event: setattr(self.seed, "value", event.new), "seed")
         self.seed_down = pn.widgets.Button(
             label="−", description=t("step.seed.previous"), width=44, stylesheets=[theme.BUTTON], align="end",
-            css_classes=["sp-seed-down"],
-            margin=(4, 2), disabled=pn.bind(lambda seed: seed <= low, m.param.seed))
+            css_classes=["sp-seed-down"], margin=(4, 2))
         self.seed_up = pn.widgets.Button(
             label="+", description=t("step.seed.next"), width=44, stylesheets=[theme.BUTTON], align="end",
-            css_classes=["sp-seed-up"],
-            margin=(4, 2), disabled=pn.bind(lambda seed: seed >= high, m.param.seed))
+            css_classes=["sp-seed-up"], margin=(4, 2))
         self.seed_down.on_click(lambda event: m.shift_seed(-1))
         self.seed_up.on_click(lambda event: m.shift_seed(+1))
         # A toggle button rather than a checkbox: Bokeh's checkbox has no accessible name.
@@ -85,9 +83,13 @@ class Scenario(pn.viewable.Viewer):
         self.schedule = pn.widgets.RadioButtonGroup.from_param(
             m.param.schedule, options=words.schedule_options(), name="", description=None, color="primary",
             variant="outline", stylesheets=[theme.BUTTON], margin=(4, 5))
+        # Built enabled, disabled afterwards (_enable): a DiscreteSlider built disabled
+        # gets a track of two steps (Panel 1.9), so its knob sat at the 0.90 end.
         self.threshold = pn.widgets.DiscreteSlider.from_param(
-            m.param.threshold, name=t("step.widget.threshold"), disabled=pn.bind(lambda la: la == urlstate.LOOKAHEAD_OFF, m.param.lookahead),
+            m.param.threshold, name=t("step.widget.threshold"),
             sizing_mode="stretch_width", min_width=160, margin=(0, 10), css_classes=["sp-threshold"])
+        self.lock_line = html(f'<p class="muted small" role="note">{theme.esc(t("step.locked"))}</p>',
+                              margin=(0, 0), visible=m.locked, styles={"flex": "1 1 100%"})
 
         self._draft_box = field(t("step.field.draft"), words.help_text("draft"), self.draft, basis="260px")
         self._width_box = field(t("step.field.width"), words.help_text("width"), self.width)
@@ -101,11 +103,28 @@ class Scenario(pn.viewable.Viewer):
                           ("lookahead", self._lookahead_box), ("schedule", self._schedule_box)):
             box.visible = pn.bind(shown(part), hidden)
         self._layout = pn.FlexBox(
-            self._draft_box, self._width_box, self._seed_box, self._lookahead_box, self._schedule_box,
+            self.lock_line, self._draft_box, self._width_box, self._seed_box, self._lookahead_box, self._schedule_box,
             gap="12px 24px", flex_wrap="wrap", sizing_mode="stretch_width", stylesheets=[theme.CARD],
             margin=(6, 0),
             visible=pn.bind(lambda h: not {"draft", "width", "seed", "lookahead", "schedule"} <= h, hidden))
         self._show_lookahead()
+        self._enable()
+
+    def controls(self):
+        """Every widget that changes the scenario."""
+        return (self.draft, self.width, self.seed, self.seed_down, self.seed_up, self.lookahead_on, self.threshold,
+                self.schedule)
+
+    @param.depends("model.locked", "model.seed", "model.lookahead", watch=True)
+    def _enable(self):
+        """Disable what cannot act now: everything under a lock, else a seed step past a bound, the threshold while off."""
+        m = self.model
+        low, high = m.param.seed.bounds
+        idle = {self.seed_down: m.seed <= low, self.seed_up: m.seed >= high,
+                self.threshold: m.lookahead == urlstate.LOOKAHEAD_OFF}
+        for widget in self.controls():
+            update_changed(widget, disabled=m.locked or idle.get(widget, False))
+        update_changed(self.lock_line, visible=m.locked)
 
     def _typed_seed(self, event):
         if not self.model.type_seed(event.new):

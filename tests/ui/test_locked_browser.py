@@ -1,0 +1,45 @@
+"""Issue 23 in Chromium: a locked link (item 1) and the guesses tab's drafts (item 7).
+
+Screenshots at 1200 and 375 px go to ``tests/screenshots/``.
+"""
+
+import pytest
+from playwright.sync_api import expect
+from reading import assert_clean, has_text, shot_at_both_widths
+
+from app.i18n import t
+
+pytestmark = pytest.mark.browser
+
+
+def button(page, name):
+    return page.get_by_role("button", name=name, exact=True)
+
+
+def test_a_locked_link_shows_its_controls_fixed_and_says_why(app_page):
+    page = app_page.open("?draft=biased&width=3&seed=1&lock=1")
+    has_text(page, t("step.locked"))
+    for name in ("2 · A draft too fond of A", "Heuristic", "Fixed width", "Aligned", t("step.lookahead.toggle")):
+        expect(button(page, name)).to_be_disabled()
+    for seed_step in (".sp-seed-down button", ".sp-seed-up button"):
+        expect(page.locator(seed_step)).to_be_disabled()
+    expect(page.locator(".sp-seed-input input").first).to_be_disabled()
+    button(page, "Draft").click()  # the trace still runs
+    has_text(page, "seed 1")
+    shot_at_both_widths(page, "locked_biased")
+
+
+def test_the_guesses_tab_offers_only_drafts_that_can_run_a_tree(app_page):
+    page = app_page.open("?tab=guesses")
+    page.get_by_role("tab", name=t("tab.guesses")).wait_for()
+    has_text(page, t("guesses.help.no_tree", drafts=t("guesses.help.and", rest=t("draft.lookup"),
+                                                       last=t("draft.heads"))), timeout=60)
+    tab = page.locator(".guesses-tab").first
+    expect(tab.get_by_role("button", name="Biased", exact=True)).to_be_visible()
+    expect(tab.get_by_role("button", name="Lookup", exact=True)).to_have_count(0)
+    expect(tab.get_by_role("button", name="Heads", exact=True)).to_have_count(0)
+    tab.get_by_role("button", name="Aligned", exact=True).click()
+    has_text(page, "aligned")
+    assert "cannot run" not in page.text()
+    shot_at_both_widths(page, "guesses_drafts")
+    assert_clean(page)
