@@ -29,7 +29,6 @@ from toy_tables import TOKENS
 
 from . import prng
 from .config import Config
-from .payoff import check_cost
 from .records import _u
 from .rule import pick
 
@@ -124,6 +123,8 @@ class Lanes:
 
 def lanes(timeline, cost=None):
     """Both lanes of ``timeline``'s trace (a ``core.timeline.Timeline``), with time when ``cost`` is given."""
+    from .payoff import check_cost  # here: the page's first import of core need not load the long run
+
     c = None if cost is None else check_cost(cost)
     end = timeline.sessions[-1]
     spec, time = [Point(0, 0, None if c is None else Fraction(0), 0)], Fraction(0)

@@ -26,8 +26,8 @@ from typing import Optional
 
 from . import prng
 from .engine import PhaseError
+from .config import Config
 from .session import Session
-from .tree import TreeSession
 
 # The phase a Next step leads to, named by what just happened.
 REACHED = {"verify": "drafted", "commit": "verified", "draft": "committed", "done": "committed"}
@@ -78,8 +78,8 @@ def _mark(index, s):
 
 def start_of(session):
     """The session at moment 0 of ``session``'s trace: same scenario, nothing drafted."""
-    if isinstance(session, TreeSession):
-        return TreeSession(session.config, session.candidates, session.rule, prng.seed(session.config.seed), "draft")
+    if hasattr(session, "candidates"):  # a core.tree.TreeSession (not imported: the chain's page need not load trees)
+        return type(session)(session.config, session.candidates, session.rule, prng.seed(session.config.seed), "draft")
     return Session.start(session.config)
 
 
@@ -98,8 +98,7 @@ class Timeline:
     @classmethod
     def of(cls, session_or_config):
         """The whole trace of a scenario: a ``Config``, or any session of it (its start is rebuilt)."""
-        s = start_of(session_or_config) if isinstance(session_or_config, (Session, TreeSession)) \
-            else Session.start(session_or_config)
+        s = Session.start(session_or_config) if isinstance(session_or_config, Config) else start_of(session_or_config)
         sessions = [s]
         while s.phase != "done":
             s = s.step()
