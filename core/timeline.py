@@ -116,6 +116,13 @@ class Timeline:
             raise PhaseError(f"this trace has moments 0 to {self.last}, got {n!r}")
         return self.sessions[n]
 
+    def for_link(self, steps):
+        """The moment a link's ``steps=N`` opens on: N clicks of Next step, stopping at the end
+        as replaying them does (a link may ask for more steps than a short trace has)."""
+        if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
+            raise PhaseError(f"steps must be a whole number from 0, got {steps!r}")
+        return self.sessions[min(steps, self.last)]
+
     def moment_of(self, session):
         """Which moment ``session`` is, whichever buttons reached it; a session of another trace is refused."""
         n = moment_index(session)

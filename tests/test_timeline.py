@@ -73,6 +73,21 @@ def test_a_jump_outside_the_trace_says_so_in_one_sentence():
             t.at(bad)
 
 
+def test_a_links_steps_stop_at_the_end_as_replaying_them_does():
+    for config in (Config("aligned", 8, 0), Config("lookup", 3, 0), Config("biased", 3, 1)):
+        t = Timeline.of(config)
+        for n in range(3 * core.MAX_TOKENS + 1):
+            s = Session.start(config)
+            for _ in range(n):  # today's replay of steps=n (app.step.model.open_link)
+                if s.phase == "done":
+                    break
+                s = s.step()
+            assert t.for_link(n) == s
+    assert Timeline.of(Config("aligned", 8, 0)).last == 3  # one block writes all 8: steps=24 shows moment 3
+    with pytest.raises(PhaseError, match="whole number"):
+        t.for_link(-1)
+
+
 def test_a_session_of_another_trace_is_no_moment_of_this_one():
     t = Timeline.of(Config("biased", 3, 1))
     with pytest.raises(PhaseError, match="not a moment"):
