@@ -121,6 +121,20 @@ class Lanes:
         return max((x.tokens for x in points if x.passes <= passes), default=0)
 
 
+    def to_text(self):
+        """Tokens (and time) after each target pass, both lanes: the CLI's ``trace --timeline`` ends with it."""
+        lines = [f"ordinary decoding, same seed: {' '.join(self.ordinary_trace.output)} "
+                 "(a different sample of the same distribution, not the same trace)"]
+        for n in range(self.ordinary[-1].passes + 1):
+            spec = next((x for x in self.speculative if x.passes == n), None)
+            plain = self.ordinary[n]
+            s = "" if spec is None else f"speculative {spec.tokens} tokens" + (
+                "" if spec.time is None else f" at time {spec.time}")
+            o = f"ordinary {plain.tokens} tokens" + ("" if plain.time is None else f" at time {plain.time}")
+            lines.append(f"after pass {n}:  {s:<36}{o}".rstrip())
+        return "\n".join(lines)
+
+
 def lanes(timeline, cost=None):
     """Both lanes of ``timeline``'s trace (a ``core.timeline.Timeline``), with time when ``cost`` is given."""
     from .payoff import check_cost  # here: the page's first import of core need not load the long run

@@ -137,6 +137,15 @@ class Timeline:
             raise PhaseError("Nothing to undo: this is the start of the trace.")
         return self.sessions[n - 1]
 
+    def to_text(self):
+        """One line per moment: what the CLI's ``trace --timeline`` prints."""
+        lines = []
+        for m in self.marks:
+            head = f"moment {m.index:2d}  " + ("start" if m.block is None else f"block {m.block + 1} {m.reached}")
+            what = "  ".join(x for x in (" ".join(m.statuses), m.ending) if x)
+            lines.append(f"{head:<29}passes {m.passes}  tokens {m.tokens}  {what}".rstrip())
+        return "\n".join(lines)
+
     def groups(self):
         """``(block, first moment, last moment)`` for each block: the strip's groups."""
         return tuple((b, 3 * b + 1, 3 * b + 3) for b in range(self.last // 3))

@@ -165,3 +165,42 @@ def test_step_back_equals_moment_n_minus_1_for_every_n(start):
     while s.phase != "done":
         s = s.run_block()
         assert s == t.at(t.moment_of(s))
+
+
+# ---- the CLI's view: python -m core trace --timeline ----------------------------------
+
+def _cli(capsys, *argv):
+    from core.cli import main
+    status = main(list(argv))
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+def test_trace_timeline_prints_every_moment_and_both_lanes(capsys):
+    status, out, _ = _cli(capsys, "trace", "--draft", "biased", "--width", "3", "--seed", "1", "--timeline",
+                          "--cost", "1/10")
+    lines = out.splitlines()
+    assert status == 0
+    assert lines[2] == "moment  2  block 1 verified  passes 1  tokens 0  accepted rejected discarded  correction"
+    assert lines[12] == "moment 12  block 4 committed passes 4  tokens 8  accepted"
+    assert lines[13].startswith("ordinary decoding, same seed: B A C C C A B C")
+    assert lines[15].split() == "after pass 1: speculative 2 tokens at time 13/10 ordinary 1 tokens at time 1".split()
+
+
+def test_trace_timeline_of_a_tree(capsys):
+    status, out, _ = _cli(capsys, "trace", "--draft", "biased", "--width", "2", "--seed", "0", "--candidates", "2",
+                          "--timeline")
+    assert status == 0
+    assert out.splitlines()[5] == ("moment  5  block 2 verified  passes 2  tokens 3  "
+                                   "rejected accepted discarded discarded rejected rejected  correction")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (("--cost", "1"), "--cost goes with --timeline"),
+    (("--timeline", "--cost", "11"), "--cost must be from 0 to 10"),
+    (("--timeline", "--json"), "not allowed with argument"),
+])
+def test_trace_timeline_refuses_bad_input_in_one_line(capsys, argv, message):
+    status, _, err = _cli(capsys, "trace", "--draft", "biased", "--width", "3", "--seed", "1", *argv)
+    lines = err.strip().splitlines()
+    assert status != 0 and len(lines) == 1 and message in lines[0]
