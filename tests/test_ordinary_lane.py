@@ -49,6 +49,15 @@ def test_a_transformed_target_draws_from_the_transformed_rows():
     assert "C" not in o.output[:1]
 
 
+def test_with_the_transformation_on_the_draft_only_the_lanes_follow_different_targets():
+    """Ordinary decoding is of the target the user asked for (T = 1/2 here); verifying with the raw
+    target, the speculative trace quietly follows the raw one (core.transform): the lanes then differ
+    in distribution too, which is what that setting teaches."""
+    c = Config("biased", 3, 1, temperature=F(1, 2), transform_at="draft")
+    assert OrdinaryTrace.of(c).steps[0].p == (F(25, 38), F(9, 38), F(2, 19))  # p**2 renormalised
+    assert Session.start(c).run_block().blocks[0].proposals[0].p == P  # the raw target verifies
+
+
 def test_same_distribution_not_the_same_trace():
     spec = Counter(core.simulate("biased", 3, seed).output[:2] for seed in range(2000))
     plain = Counter(OrdinaryTrace.of(Config(seed=seed)).output[:2] for seed in range(2000))
