@@ -204,3 +204,15 @@ def test_trace_timeline_refuses_bad_input_in_one_line(capsys, argv, message):
     status, _, err = _cli(capsys, "trace", "--draft", "biased", "--width", "3", "--seed", "1", *argv)
     lines = err.strip().splitlines()
     assert status != 0 and len(lines) == 1 and message in lines[0]
+
+
+def test_every_rule_and_transformation_has_the_same_moments():
+    from core.variants import ALL_VARIANTS
+    configs = [Config(d, 3, s, variant=v) for v in ALL_VARIANTS for d in ("biased", "lookup") for s in range(3)]
+    configs += [Config("biased", 2, s, temperature=F(1, 2), top_k=2, transform_at=at)
+                for at in ("both", "target", "draft") for s in range(3)]
+    for config in configs:
+        t = Timeline.of(config)
+        assert t.at(t.last).trace().to_json() == Session.start(config).run_to_end().trace().to_json()
+        for n in range(1, t.last + 1):
+            assert t.back(t.at(n)) == _replay(Session.start(config), n - 1)
