@@ -35,6 +35,6 @@ __all__ = [
     "ACTIONS", "ALL_DRAFTS", "DRAFT_KINDS", "DRAFTS", "SCHEDULES", "TRANSFORM_AT", "MAX_TOKENS", "MAX_WIDTH", "TOKENS",
     "VARIANTS",
     "Block", "Bonus", "Config", "ConfigError", "Correction", "Counters", "Decomposition", "DraftKind", "InputError",
-    "Lanes", "Mark", "OrdinaryTrace", "PhaseError", "Proposal", "Session", "Timeline", "Trace", "Transform", "decompose",
-    "display", "lanes", "parse_distribution", "parse_fraction", "parse_int", "position", "simulate",
+    "Lanes", "Mark", "OrdinaryTrace", "PhaseError", "Proposal", "Session", "Timeline", "Trace", "Transform",
+    "decompose", "display", "lanes", "parse_distribution", "parse_fraction", "parse_int", "position", "simulate",
 ]

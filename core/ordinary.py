@@ -112,7 +112,7 @@ class Lanes:
 
     @property
     def passes_saved(self):
-        """Target passes the speculative lane did not need (negative: it needed more; never here, one pass commits at least one token)."""
+        """Target passes the speculative lane did not need: never negative, as every pass commits a token."""
         return self.ordinary[-1].passes - self.speculative[-1].passes
 
     def tokens_after(self, lane, passes):
