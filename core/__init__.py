@@ -20,10 +20,21 @@ from .variants import VARIANTS as _VARIANTS
 
 VARIANTS = tuple(_VARIANTS)
 
+# Issue 26's scrubbing and lanes load when first asked for, so `import core` costs what it did.
+_LATER = {"Mark": "timeline", "Timeline": "timeline", "Lanes": "ordinary", "OrdinaryTrace": "ordinary",
+          "lanes": "ordinary"}
+
+
+def __getattr__(name):
+    if name in _LATER:
+        import importlib
+        return getattr(importlib.import_module(f".{_LATER[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 __all__ = [
     "ACTIONS", "ALL_DRAFTS", "DRAFT_KINDS", "DRAFTS", "SCHEDULES", "TRANSFORM_AT", "MAX_TOKENS", "MAX_WIDTH", "TOKENS",
     "VARIANTS",
     "Block", "Bonus", "Config", "ConfigError", "Correction", "Counters", "Decomposition", "DraftKind", "InputError",
-    "PhaseError", "Proposal", "Session", "Trace", "Transform", "decompose", "display", "parse_distribution", "parse_fraction",
-    "parse_int", "position", "simulate",
+    "Lanes", "Mark", "OrdinaryTrace", "PhaseError", "Proposal", "Session", "Timeline", "Trace", "Transform",
+    "decompose", "display", "lanes", "parse_distribution", "parse_fraction", "parse_int", "position", "simulate",
 ]

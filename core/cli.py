@@ -115,6 +115,9 @@ def build_parser():
     form = t.add_mutually_exclusive_group()
     form.add_argument("--json", action="store_true")
     form.add_argument("--markdown", action="store_true")
+    form.add_argument("--timeline", action="store_true", help="every moment (Next step by Next step) and the "
+                      "ordinary-decoding lane; with --cost c, the time of each lane too")
+    t.add_argument("--cost", default=None, help=f"with --timeline: c, one draft step's cost, 0 to {payoff.MAX_COST}")
 
     c = sub.add_parser("check", help="decompose one position: accepted mass, rejection, residual, final")
     c.add_argument("--p", required=True, help="target row, e.g. 0.6,0.3,0.1 or 1/3,1/3,1/3; it must sum to exactly 1")
@@ -170,7 +173,24 @@ def tree_args(args):
     return args.variant
 
 
+def run_timeline(args, rule=None, shape=None):
+    """``trace --timeline``: the moments of the scenario's trace (a tree's with ``rule``), then both lanes."""
+    from .config import Config
+    from .ordinary import lanes
+    from .session import Session
+    from .timeline import Timeline
+    if rule is not None:
+        start = tree.TreeSession.start(args.draft, args.candidates, args.width, args.seed, args.max_tokens, rule)
+    else:
+        start = Session.start(Config(args.draft, args.width, args.seed, args.max_tokens, args.variant, args.lookahead,
+                                     args.schedule, shape.temperature, shape.top_k, shape.at))
+    timeline = Timeline.of(start)
+    return timeline.to_text() + "\n" + lanes(timeline, args.cost).to_text()
+
+
 def run_tree_trace(args, rule):
+    if args.timeline:
+        return run_timeline(args, rule)
     trace = tree.simulate_tree(args.draft, args.width, args.seed, args.candidates, args.max_tokens, rule)
     if args.json:
         return trace.to_json()
@@ -193,12 +213,16 @@ def run_tree_exact(args, rule):
 
 
 def run_trace(args):
+    if args.cost is not None and not args.timeline:
+        raise ValueError("--cost goes with --timeline (the lanes' time axis)")
     rule = tree_args(args)
     # One candidate under the exact rule is Algorithm 1: today's trace in every form (the tree
     # engine gives the same JSON byte for byte, tests/test_tree.py).
     if rule is not None and (args.candidates, rule) != (1, "exact"):
         return run_tree_trace(args, rule)
     t = transform(args)
+    if args.timeline:
+        return run_timeline(args, shape=t)
     trace = simulate(args.draft, args.width, args.seed, args.max_tokens, args.variant, args.lookahead, args.schedule,
                      t.temperature, t.top_k, t.at)
     if args.json:
