@@ -196,6 +196,16 @@ def field(title, help_text, *widgets, basis="220px"):
     return pn.Column(label, *widgets, margin=0, styles={"flex": f"1 1 {basis}", "min-width": "0"})
 
 
+def slider_title(key):
+    """A slider's own title, or none in Chinese.
+
+    BokehJS writes a slider's title as "title: value" with an ASCII colon;
+    Chinese takes a full-width one, so there the field label above names the
+    slider (page.js names its handle from it) and the slider shows its value alone.
+    """
+    return "" if language() == "zh" else t(key)
+
+
 def y_label(fig, text):
     """Name the y axis. Rotated Latin reads well; rotated hanzi are read lying on their side, so
     in Chinese the name stands upright above the plot, at its left, where Chinese charts put it."""

@@ -295,3 +295,25 @@ def test_diagonal_hatching_means_the_corrections_everywhere():
     patterns = {r.glyph.hatch_pattern for r in DistributionChart().fig.renderers} - {None}
     assert patterns and not {p for p in patterns if "diagonal" in str(p)}
     assert "hatched" not in CATALOGUES["en"]["exact.keys.rows"] and "斜线" not in CATALOGUES["zh"]["exact.keys.rows"]
+
+
+# ---- slider titles: BokehJS writes "title: value" with an ASCII colon --------------------------
+
+def _slider_names():
+    import panel as pn
+    from app.guesses.model import GuessesModel
+    from app.guesses.views import Controls
+    from app.step.model import StepModel
+    from app.step.views import Scenario
+    scenario, controls = Scenario(model=StepModel()), Controls(model=GuessesModel())
+    sliders = (scenario.width, scenario.threshold, controls.candidates, controls.width)
+    assert all(isinstance(s, (pn.widgets.IntSlider, pn.widgets.DiscreteSlider)) for s in sliders)
+    return [s.name for s in sliders]
+
+
+def test_no_chinese_slider_title_gets_bokehs_ascii_colon():
+    """In Chinese the field label above names the slider; its own title would read "每块的 token 数: 3"."""
+    with i18n.use("zh"):
+        names = _slider_names()
+    assert names == ["", "", "", ""]
+    assert all(_slider_names())  # English keeps "Tokens per block: 3"

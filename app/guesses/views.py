@@ -15,7 +15,7 @@ from core.tree import TREE_DRAFTS
 
 from .. import theme
 from ..i18n import t
-from ..parts import ActionButtons, draft_options, field, html
+from ..parts import ActionButtons, draft_options, field, html, slider_title
 from . import words
 from .model import ACTIONS, GuessesModel
 from .tree_chart import LOOK, TreeChart
@@ -59,10 +59,10 @@ class Controls(pn.viewable.Viewer):
         self.draft = pn.widgets.RadioButtonGroup.from_param(
             m.param.draft, options=draft_options(dict(m.param.draft.names or {})) or None, name="", description=None, color="primary", variant="outline",
             stylesheets=[theme.BUTTON], margin=(4, 5), sizing_mode="stretch_width", max_width=420)  # shrinks to its field
-        self.candidates = pn.widgets.IntSlider.from_param(m.param.candidates, name=t("guesses.field.candidates"),
+        self.candidates = pn.widgets.IntSlider.from_param(m.param.candidates, name=slider_title("guesses.field.candidates"),
                                                           sizing_mode="stretch_width",
                                                           min_width=140, margin=(4, 10))
-        self.width = pn.widgets.IntSlider.from_param(m.param.width, name=t("guesses.field.width"),
+        self.width = pn.widgets.IntSlider.from_param(m.param.width, name=slider_title("guesses.field.width"),
                                                      sizing_mode="stretch_width", min_width=140,
                                                      margin=(4, 10))
         # Named for screen readers like the first tab's seed box (its label takes no room; the arrow keys step it).

@@ -29,7 +29,7 @@ from ..embed.builder import EmbedBuilder
 from ..embed.guide import Guide
 from ..embed import words as embed_words
 from ..i18n import t
-from ..parts import ActionButtons, Opener, draft_options, field, html, open_attrs, update_changed
+from ..parts import ActionButtons, Opener, draft_options, field, html, open_attrs, slider_title, update_changed
 from . import words
 from .inspector import Inspector
 from .model import StepModel, interesting_item
@@ -57,7 +57,7 @@ class Scenario(pn.viewable.Viewer):
             m.param.draft, options=draft_options(), description=None, color="primary", variant="outline",
             stylesheets=[theme.BUTTON], margin=(4, 2), sizing_mode="stretch_width", max_width=420)  # four buttons fit a 360 px phone
         self.width = pn.widgets.IntSlider.from_param(
-            m.param.width, name=t("step.widget.width"), sizing_mode="stretch_width", min_width=160, margin=(4, 10))
+            m.param.width, name=slider_title("step.widget.width"), sizing_mode="stretch_width", min_width=160, margin=(4, 10))
         # The label above names the seed box. Not from_param: an emptied box sends None,
         # which the model refuses with a notice (type_seed), and the box shows the seed again.
         low, high = m.param.seed.bounds
@@ -86,7 +86,7 @@ class Scenario(pn.viewable.Viewer):
         # Built enabled, disabled afterwards (_enable): a DiscreteSlider built disabled
         # gets a track of two steps (Panel 1.9), so its knob sat at the 0.90 end.
         self.threshold = pn.widgets.DiscreteSlider.from_param(
-            m.param.threshold, name=t("step.widget.threshold"),
+            m.param.threshold, name=slider_title("step.widget.threshold"),
             sizing_mode="stretch_width", min_width=160, margin=(0, 10), css_classes=["sp-threshold"])
         self.lock_line = html(f'<p class="muted small" role="note">{theme.esc(t("step.locked"))}</p>',
                               margin=(0, 0), visible=m.locked, styles={"flex": "1 1 100%"})
