@@ -79,6 +79,9 @@ class EmbedBuilder(pn.viewable.Viewer):
         for widget in (self.parts, self.lock, self.start, self.shown, self.colours, self.frame_title, self.caption):
             widget.param.watch(self._render, "value")
         m.param.watch(self._render, ["session", "hidden"])
+        # Code copied from a locked page stays locked; the teacher may still untick the box.
+        m.param.watch(lambda event: event.new and setattr(self.lock, "value", True), "locked")
+        self.lock.value = bool(m.locked)
         self._choices()
 
     @param.depends("tab_choices", watch=True)
