@@ -168,3 +168,60 @@ def test_payoff_refuses_a_cost_outside_0_to_10_and_never_prints_a_huge_one(cost,
     with pytest.raises(ValueError) as err:
         payoff.payoff("biased", 3, cost)
     assert str(err.value).startswith("the draft cost c") and says in str(err.value)
+
+
+# Issue 24 item 4: an option a command accepts must change what it prints, or be refused in
+# one line; never taken and silently dropped (payoff --variant used to print the same table).
+TRACE = ["trace", "--draft", "biased", "--width", "3", "--seed", "1"]
+EXACT = ["exact", "--draft", "biased", "--width", "3", "--length", "3"]
+PAYOFF = ["payoff", "--draft", "biased", "--cost", "0.1"]
+OPTIONS = [["--variant", "naive-resample"], ["--variant", "greedy"], ["--lookahead", "0.5"],
+           ["--temperature", "1/2"], ["--top-k", "2"], ["--transform-at", "draft"], ["--transform-at", "target"],
+           ["--transform-at", "both"], ["--schedule", "heuristic"], ["--candidates", "2"]]
+
+
+def scenario(base, draft):
+    return [draft if word == "biased" else word for word in base]
+
+
+@pytest.mark.parametrize("draft", ["biased", "lookup", "heads"])
+@pytest.mark.parametrize("base", [TRACE, EXACT, PAYOFF], ids=["trace", "exact", "payoff"])
+@pytest.mark.parametrize("option", OPTIONS, ids=" ".join)
+def test_an_accepted_option_changes_the_output_or_is_refused_in_one_line(capsys, base, draft, option):
+    if draft == "lookup" and base is PAYOFF and option == ["--schedule", "heuristic"]:
+        pytest.skip("the lookup draft's heuristic chain is item 8's (tests below)")
+    status, before, _ = run(capsys, *scenario(base, draft))
+    assert status == 0
+    status, after, err = run(capsys, *scenario(base, draft), *option)
+    if status == 0:
+        assert after != before, f"{' '.join(option)} was accepted and changed nothing"
+    else:
+        assert status == 2 and after == "" and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (PAYOFF + ["--variant", "naive-resample"], "payoff's figures are for the exact rule: --variant naive-resample"),
+    (PAYOFF + ["--variant", "against-p"], "payoff's figures are for the exact rule: --variant against-p"),
+    (PAYOFF + ["--schedule", "heuristic", "--lookahead", "0.5"],
+     "--schedule heuristic does not combine with --lookahead in payoff"),
+    (PAYOFF + ["--schedule", "heuristic", "--lookahead", "0"],
+     "--schedule heuristic does not combine with --lookahead in payoff"),
+    (TRACE + ["--transform-at", "draft"], "--transform-at says where --temperature and --top-k apply"),
+    (EXACT + ["--transform-at", "target"], "--transform-at says where --temperature and --top-k apply"),
+    (PAYOFF + ["--transform-at", "both"], "--transform-at says where --temperature and --top-k apply"),
+])
+def test_options_that_would_not_apply_are_refused(capsys, argv, message):
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and message in err
+
+
+def test_the_options_that_apply_still_work(capsys):
+    status, out, _ = run(capsys, *PAYOFF, "--variant", "exact")
+    assert status == 0 and "<- best" in out
+    status, out, _ = run(capsys, *PAYOFF, "--lookahead", "1/2")
+    assert status == 0 and out.startswith("biased draft, lookahead 1/2, draft step cost c = 1/10;")
+    status, out, _ = run(capsys, *PAYOFF, "--temperature", "1/2", "--transform-at", "target")
+    assert status == 0 and "<- best" in out
+    status, out, _ = run(capsys, *EXACT, "--lookahead", "1/2")
+    assert status == 0 and out.startswith("first 3 tokens, biased draft, width 3, variant exact, lookahead 1/2")
