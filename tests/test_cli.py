@@ -225,3 +225,24 @@ def test_the_options_that_apply_still_work(capsys):
     assert status == 0 and "<- best" in out
     status, out, _ = run(capsys, *EXACT, "--lookahead", "1/2")
     assert status == 0 and out.startswith("first 3 tokens, biased draft, width 3, variant exact, lookahead 1/2")
+
+
+LONG_COST = "1/" + "9" * 37
+
+
+def test_a_payoff_request_solves_each_chain_once_and_another_cost_solves_none(capsys, monkeypatch):
+    """Issue 24 item 8: the long run's chain does not depend on c. One request solves the
+    chain of each width and of the heuristic schedule once; a second cost reuses them all,
+    however many digits it has (the time is the chain's: bench/bench_payoff.py)."""
+    from core import payoff
+    solved = []
+    real = payoff.stationary
+    monkeypatch.setattr(payoff, "stationary", lambda chain, nodes: solved.append(len(nodes)) or real(chain, nodes))
+    payoff.chain.cache_clear()
+    payoff.long_run.cache_clear()
+    argv = ["payoff", "--draft", "biased", "--schedule", "heuristic", "--temperature", "1/4"]
+    status, out, _ = run(capsys, *argv, "--cost", LONG_COST)
+    assert status == 0 and "heuristic schedule" in out and f"c = {LONG_COST};" in out
+    assert len(solved) == 9  # widths 1 to 8 and the heuristic schedule, each once
+    status, again, _ = run(capsys, *argv, "--cost", "1/9")
+    assert status == 0 and again != out and len(solved) == 9
