@@ -96,10 +96,10 @@ def build_parser():
         p.add_argument("--top-k", default=None,
                        help=f"keep the K most likely tokens, 1 to {MAX_TOP_K}, renormalised; "
                             "ties go to the earlier token (A before B before C)")
-        p.add_argument("--transform-at", choices=TRANSFORM_AT, default="both",
+        p.add_argument("--transform-at", choices=TRANSFORM_AT, default=None,
                        help="where temperature and top-k apply: both (exact for the transformed target), "
                             "target (still exact, only the speed changes) or draft (verification uses the raw "
-                            "target: the output no longer follows the transformed target)")
+                            "target: the output no longer follows the transformed target); default both")
 
     def candidates(p):
         p.add_argument("--candidates", default=None,
@@ -153,7 +153,24 @@ def build_parser():
 
 def transform(args):
     temperature = 1 if args.temperature is None else args.temperature
-    return Transform(temperature, args.top_k, args.transform_at)
+    return Transform(temperature, args.top_k, args.transform_at or "both")
+
+
+def refuse_ignored(args):
+    """An option the command would accept and then not use is refused, in one line:
+    the output must never look as if it answered something it did not (issue 24)."""
+    command = args.command
+    if command in ("trace", "exact", "payoff") and args.transform_at is not None \
+            and args.temperature is None and args.top_k is None:
+        raise ValueError("--transform-at says where --temperature and --top-k apply: give one of them too")
+    if command == "payoff":
+        if args.variant != "exact":
+            raise ValueError(f"payoff's figures are for the exact rule: --variant {args.variant} applies to "
+                             "trace and exact only")
+        if args.schedule == "heuristic" and args.lookahead is not None:
+            raise ValueError("--schedule heuristic does not combine with --lookahead in payoff (its heuristic "
+                             "row drafts without lookahead): give one of them")
+    return args
 
 
 def tree_args(args):
@@ -166,7 +183,7 @@ def tree_args(args):
         raise ValueError(f"--candidates works with --variant {' or '.join(tree.RULES)}, not {args.variant}")
     extras = [name for name, on in (("--lookahead", args.lookahead is not None), ("--schedule", args.schedule != "fixed"),
                                     ("--temperature", args.temperature is not None), ("--top-k", args.top_k is not None),
-                                    ("--transform-at", args.transform_at != "both")) if on]
+                                    ("--transform-at", args.transform_at is not None)) if on]
     if extras:
         raise ValueError(f"--candidates does not combine with {', '.join(extras)}")
     tree.check(args.draft, args.candidates, args.width, args.variant)
@@ -253,6 +270,8 @@ def run_exact(args):
     c = exact.compare(args.draft, args.width, args.length, args.variant, lookahead=args.lookahead,
                       schedule=args.schedule, transform=t)
     title = f"first {c.k} tokens, {c.draft} draft, width {c.width}, variant {c.variant}"
+    if args.lookahead is not None:
+        title += f", lookahead {args.lookahead}"
     if c.schedule != "fixed":
         title += f", {c.schedule} schedule"
     if not t.identity:
@@ -277,7 +296,8 @@ def run_payoff(args):
     t = transform(args)
     table = payoff.payoff_table(args.draft, args.cost, args.lookahead, transform=t)
     a = table.rows[0].alpha
-    lines = [f"{args.draft} draft, draft step cost c = {args.cost}; algorithmic expectations, not measured latency",
+    ahead = "" if args.lookahead is None else f", lookahead {args.lookahead}"
+    lines = [f"{args.draft} draft{ahead}, draft step cost c = {args.cost}; algorithmic expectations, not measured latency",
              f"alpha (average sum of min(p, q)) = {a} ≈ {float(a):.4f}" if a is not None else
              "alpha: none (the closed form needs one untransformed draft table)", "",
              "width  tokens/pass exact  closed form   time/token exact  closed form"]
@@ -287,7 +307,7 @@ def run_payoff(args):
         mark = "  <- best" if r.width == table.best_width else ""
         lines.append(f"{r.width:>5}  {float(r.tokens_per_pass):>17.4f}  {closed:>11}   {float(r.time_per_token):>16.4f}  "
                      f"{closed_t:>11}{mark}")
-    if args.schedule == "heuristic" and args.lookahead is None:
+    if args.schedule == "heuristic":
         h = payoff.heuristic_payoff(args.draft, args.cost, transform=t)
         lines += ["", f"heuristic schedule (+2 after a full acceptance, else -1): tokens/pass "
                       f"{float(h.tokens_per_pass):.4f}, time/token {float(h.time_per_token):.4f}, "
@@ -337,7 +357,7 @@ def run_batch(args):
 
 def main(argv=None):
     try:
-        args = read_numbers(build_parser().parse_args(argv))
+        args = refuse_ignored(read_numbers(build_parser().parse_args(argv)))
         out = {"trace": run_trace, "check": run_check, "exact": run_exact, "payoff": run_payoff,
                "card": run_card, "batch": run_batch}[args.command](args)
     except (UsageError, ConfigError, ValueError) as e:

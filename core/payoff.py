@@ -73,21 +73,30 @@ def stationary(chain, nodes=TOKENS):
     alive = set(nodes)
     removed = []
     while len(alive) > 1:
-        k = min(alive, key=lambda a: (len(into[a]) * len(rows[a][1]), repr(a)))
+        # Ties between equally sparse states go to the shorter denominator: the numbers
+        # grow less (the lookup draft's heuristic chain at T = 1/4: 4.2 s, not 6.9 s).
+        k = min(alive, key=lambda a: (len(into[a]) * len(rows[a][1]), rows[a][0].bit_length(), repr(a)))
         den_k, out_k = rows[k]
         leave = sum(out_k.values())  # the chance of leaving k is leave / den_k
         sources = {}
+        # Where k goes once it leaves: out_k[j] / leave, in lowest terms (smaller products below).
+        g = gcd(leave, *out_k.values())
+        if g > 1:
+            out_k = {j: n // g for j, n in out_k.items()}
+        through = leave // g
         for i in into[k]:
             den_i, out_i = rows[i]
             n_ik = out_i.pop(k)
             sources[i] = Fraction(n_ik, den_i)
-            # p_ij + p_ik * p_kj / P(leave k), all over den_i * leave
-            new = {j: n * leave for j, n in out_i.items()}
+            # p_ij + p_ik * p_kj / P(leave k), all over den_i * through / h
+            h = gcd(n_ik, through)
+            via, over = n_ik // h, through // h
+            new = {j: n * over for j, n in out_i.items()}
             for j, n_kj in out_k.items():
                 if j != i:
-                    new[j] = new.get(j, 0) + n_ik * n_kj
+                    new[j] = new.get(j, 0) + via * n_kj
                     into[j].add(i)
-            den = den_i * leave
+            den = den_i * over
             g = den
             for n in new.values():
                 g = gcd(g, n)

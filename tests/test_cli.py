@@ -168,3 +168,79 @@ def test_payoff_refuses_a_cost_outside_0_to_10_and_never_prints_a_huge_one(cost,
     with pytest.raises(ValueError) as err:
         payoff.payoff("biased", 3, cost)
     assert str(err.value).startswith("the draft cost c") and says in str(err.value)
+
+
+# Issue 24 item 4: an option a command accepts must change what it prints, or be refused in
+# one line; never taken and silently dropped (payoff --variant used to print the same table).
+TRACE = ["trace", "--draft", "biased", "--width", "3", "--seed", "1"]
+EXACT = ["exact", "--draft", "biased", "--width", "3", "--length", "3"]
+PAYOFF = ["payoff", "--draft", "biased", "--cost", "0.1"]
+OPTIONS = [["--variant", "naive-resample"], ["--variant", "greedy"], ["--lookahead", "0.5"],
+           ["--temperature", "1/2"], ["--top-k", "2"], ["--transform-at", "draft"], ["--transform-at", "target"],
+           ["--transform-at", "both"], ["--schedule", "heuristic"], ["--candidates", "2"]]
+
+
+def scenario(base, draft):
+    return [draft if word == "biased" else word for word in base]
+
+
+@pytest.mark.parametrize("draft", ["biased", "lookup", "heads"])
+@pytest.mark.parametrize("base", [TRACE, EXACT, PAYOFF], ids=["trace", "exact", "payoff"])
+@pytest.mark.parametrize("option", OPTIONS, ids=" ".join)
+def test_an_accepted_option_changes_the_output_or_is_refused_in_one_line(capsys, base, draft, option):
+    status, before, _ = run(capsys, *scenario(base, draft))
+    assert status == 0
+    status, after, err = run(capsys, *scenario(base, draft), *option)
+    if status == 0:
+        assert after != before, f"{' '.join(option)} was accepted and changed nothing"
+    else:
+        assert status == 2 and after == "" and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (PAYOFF + ["--variant", "naive-resample"], "payoff's figures are for the exact rule: --variant naive-resample"),
+    (PAYOFF + ["--variant", "against-p"], "payoff's figures are for the exact rule: --variant against-p"),
+    (PAYOFF + ["--schedule", "heuristic", "--lookahead", "0.5"],
+     "--schedule heuristic does not combine with --lookahead in payoff"),
+    (PAYOFF + ["--schedule", "heuristic", "--lookahead", "0"],
+     "--schedule heuristic does not combine with --lookahead in payoff"),
+    (TRACE + ["--transform-at", "draft"], "--transform-at says where --temperature and --top-k apply"),
+    (EXACT + ["--transform-at", "target"], "--transform-at says where --temperature and --top-k apply"),
+    (PAYOFF + ["--transform-at", "both"], "--transform-at says where --temperature and --top-k apply"),
+])
+def test_options_that_would_not_apply_are_refused(capsys, argv, message):
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and message in err
+
+
+def test_the_options_that_apply_still_work(capsys):
+    status, out, _ = run(capsys, *PAYOFF, "--variant", "exact")
+    assert status == 0 and "<- best" in out
+    status, out, _ = run(capsys, *PAYOFF, "--lookahead", "1/2")
+    assert status == 0 and out.startswith("biased draft, lookahead 1/2, draft step cost c = 1/10;")
+    status, out, _ = run(capsys, *PAYOFF, "--temperature", "1/2", "--transform-at", "target")
+    assert status == 0 and "<- best" in out
+    status, out, _ = run(capsys, *EXACT, "--lookahead", "1/2")
+    assert status == 0 and out.startswith("first 3 tokens, biased draft, width 3, variant exact, lookahead 1/2")
+
+
+LONG_COST = "1/" + "9" * 37
+
+
+def test_a_payoff_request_solves_each_chain_once_and_another_cost_solves_none(capsys, monkeypatch):
+    """Issue 24 item 8: the long run's chain does not depend on c. One request solves the
+    chain of each width and of the heuristic schedule once; a second cost reuses them all,
+    however many digits it has (the time is the chain's: bench/bench_payoff.py)."""
+    from core import payoff
+    solved = []
+    real = payoff.stationary
+    monkeypatch.setattr(payoff, "stationary", lambda chain, nodes: solved.append(len(nodes)) or real(chain, nodes))
+    payoff.chain.cache_clear()
+    payoff.long_run.cache_clear()
+    argv = ["payoff", "--draft", "biased", "--schedule", "heuristic", "--temperature", "1/4"]
+    status, out, _ = run(capsys, *argv, "--cost", LONG_COST)
+    assert status == 0 and "heuristic schedule" in out and f"c = {LONG_COST};" in out
+    assert len(solved) == 9  # widths 1 to 8 and the heuristic schedule, each once
+    status, again, _ = run(capsys, *argv, "--cost", "1/9")
+    assert status == 0 and again != out and len(solved) == 9

@@ -255,3 +255,79 @@ def test_a_returning_reader_gets_one_build_complete_never_a_mix(playwright, buil
         if site.thread.is_alive():
             site.stop()
         shared.pyodide.set_mode("serve")
+
+
+# A course's notes page on the same site: the embed is far below the fold, so its document
+# loads (and its loader waits with the poster) until the reader scrolls to it.
+NOTES = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Course notes</title></head>
+<body><h1>Course notes</h1><div style="height: 3000px">Read this first.</div>
+<iframe id="embed" src="index.html?draft=biased&amp;width=3&amp;seed=1" title="speculative decoding"
+        style="width: 900px; height: 700px; border: 0"></iframe>
+</body></html>
+"""
+
+
+def which(build_files: dict[str, dict[str, str]], path: str, digest: str) -> str:
+    return next((name for name, files in build_files.items() if files.get(path) == digest), "neither")
+
+
+@pytest.mark.parametrize("cache_control", HEADERS)
+def test_a_page_waiting_in_another_tab_never_runs_files_of_two_builds(playwright, builds, shared, tmp_path,
+                                                                      cache_control):
+    """Issue 24 item 2: tab A on index.html, tab B a notes page whose embed waits below the
+    fold (its document v1). v2 is published, A shows the notice and reloads into v2; then B
+    is scrolled to its embed. Every document B's embed runs gets only its own build's files."""
+    v1, v2 = builds["v1"], builds["v2"]
+    files = {"v1": v1.files, "v2": v2.files}
+    site = SiteHost(v1.out, cache_control=cache_control, link=tmp_path / "site", pages={"/notes.html": NOTES})
+    reader = Reader(playwright, tmp_path / "profile", builds, site)
+    try:
+        # Tab A: a first visit fills v1's cache.
+        reader.visit(site.url + "index.html")
+        wait_cache_complete(reader, v1, "pyodide")
+        # Tab B: the notes, served under v1's worker; the embed waits with its poster.
+        notes = reader.context.new_page()
+        notes.on("pageerror", lambda e: reader.errors.append(str(e)))
+        notes.goto(site.url + "notes.html")
+        frame = notes.locator("#embed").element_handle().content_frame()
+        frame.wait_for_function("(document.getElementById('specstep-status') || {dataset: {}}).dataset.stage"
+                                " === 'poster'", timeout=60_000)
+        assert frame.evaluate("!!navigator.serviceWorker.controller")
+        ran = reader.builds_run()
+        assert ran.get("index.html") == {"v1"} and set().union(*ran.values()) == {"v1"}, ran
+
+        # v2 is published; A comes back, gets the notice and reloads into v2.
+        site.publish(v2.out)
+        reader.page.bring_to_front()
+        reader.visit(site.url + "index.html")
+        reader.page.get_by_role("status").filter(has_text="A new version of this page is ready").wait_for(
+            timeout=60_000)
+        ran = reader.builds_run()
+        assert set().union(*ran.values()) == {"v1"}, ran
+        with reader.page.expect_navigation(timeout=30_000):
+            reader.page.get_by_role("button", name="Reload to use the new version").click()
+        wait_ready(reader.page)
+        ran = reader.builds_run()
+        assert set().union(*ran.values()) == {"v2"}, ran
+
+        # B is scrolled to its embed: it starts, and each of its documents runs one build.
+        notes.bring_to_front()
+        notes.locator("#embed").scroll_into_view_if_needed()
+        frame.wait_for_function("document.body && document.body.dataset.specstep === 'ready'", timeout=180_000)
+        document = "v1"  # the embed's document so far
+        for path, digest in reader.received:
+            if v1.files.get(path) == v2.files.get(path):
+                continue
+            build_of = which(files, path, digest)
+            if path == "index.html":
+                document = build_of
+            assert build_of == document, f"{path} from {build_of} in a page whose index.html is {document}"
+        assert document == "v2", "the embed should run the build now in charge, complete"
+        frame.get_by_role("button", name="Draft", exact=True).click()
+        frame.get_by_text("proposed").first.wait_for(timeout=20_000)
+        assert reader.errors == []
+    finally:
+        reader.close()
+        if site.thread.is_alive():
+            site.stop()

@@ -518,6 +518,7 @@
     reload.textContent = W.updateReload;
     reload.setAttribute("aria-label", W.updateReloadLabel);
     reload.addEventListener("click", () => {
+      if (!waiting) { window.location.reload(); return; } // the new build is already in charge
       // The new build takes over only now, when the page is about to reload: the
       // running page never gets files of another build.
       let reloaded = false;
@@ -534,6 +535,24 @@
     updateNotice.append(text, reload, later);
     document.body.appendChild(updateNotice);
     document.body.dataset.specstepUpdate = "ready";
+  }
+
+  // A page runs the build whose worker served it. When another tab's Reload hands the site
+  // to a newer build, this page's requests go to the newer worker and would get the newer
+  // build's files: a page that has not started Python reloads into that build when it
+  // starts (nothing is lost), one that is starting reloads at once, and one that runs keeps
+  // its files and offers the reload.
+  let servedBy = null;
+  try { servedBy = navigator.serviceWorker.controller || null; } catch (error) { /* none, or sandboxed */ }
+  function buildReplaced() {
+    try { return servedBy !== null && navigator.serviceWorker.controller !== servedBy; } catch (error) { return false; }
+  }
+  if (servedBy) {
+    navigator.serviceWorker.addEventListener("controllerchange", () => {
+      if (!buildReplaced()) return;
+      if (worker && !done) window.location.reload();
+      else offerUpdate(null);
+    });
   }
 
   function watchForUpdates(registration) {
@@ -608,6 +627,7 @@
 
   let worker;
   function startWorker() {
+    if (buildReplaced()) { window.location.reload(); return; } // see servedBy
     try {
       worker = new Worker(CONFIG.worker);
     } catch (error) {

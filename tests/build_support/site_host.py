@@ -7,6 +7,8 @@ that Cache-Control header on every answer, like GitHub Pages (``max-age=600``) o
 server that always revalidates (``no-cache``). It answers conditional requests
 (If-Modified-Since, 304), records every request with its status and body bytes,
 and can be stopped and started again on the same port (an offline spell).
+``pages={"/notes.html": html}`` adds pages that are not the build's, served beside it
+under every build (a course's notes page that embeds the widget).
 """
 
 from __future__ import annotations
@@ -55,7 +57,17 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     def do_GET(self):
         self._status, self._bytes = 0, 0
         try:
-            super().do_GET()
+            page = self.server.pages.get(urlsplit(self.path).path)
+            if page is None:
+                super().do_GET()
+                return
+            body = page.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            self._bytes = len(body)
         finally:
             self.server.hits.append(Hit(unquote(urlsplit(self.path).path), self._status, self._bytes))
 
@@ -72,8 +84,9 @@ class _Server(http.server.ThreadingHTTPServer):
 
 class SiteHost:
     def __init__(self, folder: Path, cache_control: str | None = None, cors: bool = False,
-                 link: Path | None = None):
+                 link: Path | None = None, pages: dict[str, str] | None = None):
         self.link = link or folder.parent / f".{folder.name}.published"
+        self.pages = dict(pages or {})
         self.cache_control = cache_control
         self.cors = cors
         self.hits: list[Hit] = []
@@ -94,6 +107,7 @@ class SiteHost:
         self.httpd = _Server(("127.0.0.1", self.port), handler)
         self.httpd.cache_control = self.cache_control
         self.httpd.cors = self.cors
+        self.httpd.pages = self.pages
         self.httpd.hits = self.hits
         self.port = self.httpd.server_address[1]
         self.url = f"http://127.0.0.1:{self.port}/"
