@@ -38,7 +38,9 @@ def test_the_cards_are_computed_only_once_the_tab_is_shown():
     assert tab.model.cards is None and tab.body is None
     tab.activate()
     cards = tab.model.cards
-    assert [c.card.variant for c in cards] == [v for v in ALL_VARIANTS if v != "exact"]
+    assert sorted(c.card.variant for c in cards) == sorted(v for v in ALL_VARIANTS if v != "exact")
+    cited = [bool(c.card.sources) for c in cards]
+    assert cited == sorted(cited, reverse=True)  # the rules found in the wild first
     assert set(IN_THE_WILD) <= set(CARD_RULES)
     for c in cards:
         assert c.card == rule_card(c.card.variant, CARD_DRAFT, CARD_WIDTH, CARD_K)

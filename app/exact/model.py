@@ -32,7 +32,7 @@ import param
 
 import core
 from core import exact, sampler, stats
-from core.rulecard import RuleCard, rule_card
+from core.rulecard import SOURCES, RuleCard, rule_card
 from core.transform import NONE, Transform
 from core.variants import ALL_VARIANTS
 
@@ -336,7 +336,8 @@ class ExactModel(param.Parameterized):
 # The cards' fixed scenario: the biased draft rejects, so every rule's figures differ from the
 # exact rule's; width 3 and the first 3 tokens are core.rulecard's defaults (a second or less).
 CARD_DRAFT, CARD_WIDTH, CARD_K = "biased", 3, 3
-CARD_RULES = tuple(v for v in ALL_VARIANTS if v != "exact")
+# The rules an engine or tutorial shipped or proposed first, then the classroom shortcuts.
+CARD_RULES = tuple(sorted((v for v in ALL_VARIANTS if v != "exact"), key=lambda v: not SOURCES.get(v)))
 
 
 @dataclass(frozen=True)

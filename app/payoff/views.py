@@ -58,7 +58,8 @@ class Controls(pn.viewable.Viewer):
         m = self.model
         slider = {"name": "", "throttled": True, "format": "0.00", "bar_color": theme.ACCENT,
                   "sizing_mode": "stretch_width", "min_width": 160, "margin": (4, 10)}
-        self.cost = pn.widgets.FloatSlider.from_param(m.param.cost, **slider)
+        # Named for screen readers through these classes (app/embed/words.py NAME_KEYS), not by their titles.
+        self.cost = pn.widgets.FloatSlider.from_param(m.param.cost, css_classes=["sp-cost"], **slider)
         self.draft = pn.widgets.RadioButtonGroup.from_param(m.param.draft, options=draft_options(DRAFT_OPTIONS), name="",
                                                             sizing_mode="stretch_width", max_width=420,
                                                             color="primary", variant="outline", description=None,
@@ -67,7 +68,7 @@ class Controls(pn.viewable.Viewer):
                                                       color="primary", variant="outline", css_classes=["wrap"],
                                                       stylesheets=[theme.BUTTON, *css()], margin=(4, 5),
                                                       sizing_mode="stretch_width", max_width=260)
-        self.threshold = pn.widgets.FloatSlider.from_param(m.param.threshold, **slider)
+        self.threshold = pn.widgets.FloatSlider.from_param(m.param.threshold, css_classes=["sp-threshold"], **slider)
         self._layout = pn.Column(
             pn.FlexBox(
                 field(t("payoff.field.cost"), t("payoff.field.cost.help"), self.cost, basis="260px"),
@@ -258,8 +259,9 @@ class BatchView(pn.viewable.Viewer):
         m = self.model
         slider = {"name": "", "throttled": True, "bar_color": theme.ACCENT, "sizing_mode": "stretch_width",
                   "min_width": 160, "margin": (4, 10)}
-        self.batch = pn.widgets.IntSlider.from_param(m.param.batch, **slider)
-        self.saturation = pn.widgets.IntSlider.from_param(m.param.saturation, **slider)
+        # Named for screen readers by app/embed/page.js through these classes (app/embed/words.py NAME_KEYS).
+        self.batch = pn.widgets.IntSlider.from_param(m.param.batch, css_classes=["sp-batch"], **slider)
+        self.saturation = pn.widgets.IntSlider.from_param(m.param.saturation, css_classes=["sp-saturation"], **slider)
         self.lead = html(batch_lead(), css=css(), margin=(0, 0, 4, 0))
         self.reading = html(pn.bind(self._reading, m.param.batch_table, m.param.table), css=css())
         self.tiles = html(pn.bind(self._tiles, m.param.batch_table), css=css())
