@@ -161,3 +161,21 @@ def test_the_batch_part_reads_in_chinese():
         said = text(tab.batch.reading.object) + text(tab.batch.lead.object)
         assert "玩具成本模型" in said and "宽度 1 最好" in said
         assert "requests" not in said and "width" not in said
+
+
+def test_moving_b_resends_the_batch_part_only():
+    import panel as pn
+    from bokeh.document import Document
+
+    tab = PayoffTab()
+    doc = Document()
+    doc.add_root(pn.panel(tab).get_root(doc))
+    assert tab.model.batch_table is not None
+    changed = []
+    doc.on_change(lambda event: changed.append(id(getattr(event, "model", None))))
+    release(tab.batch.batch, 4)
+    assert id(tab.batch.chart.sources["exact"]) in changed
+    assert id(tab.batch.chart.sources["closed"]) not in changed  # the one-request curve does not depend on b
+    assert id(tab.curves.speed.sources["exact"]) not in changed
+    for pane in (tab.curves.reading, tab.notes.gap_text, tab.curves.tiles):
+        assert not any(id(model) in changed for model, _ in pane._models.values())

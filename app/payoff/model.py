@@ -177,7 +177,8 @@ class PayoffModel(param.Parameterized):
     @param.depends("batch", "saturation", watch=True)
     def _on_batch(self):
         if self.active and self.table is not None:
-            self._set(batch_table=self._batch_table())
+            with pn.io.hold():  # the reading, tiles, chart and numbers reach the page as one message
+                self._set(batch_table=self._batch_table())
 
     async def _heuristic_later(self):
         """The heuristic schedule's point, in a turn of its own: the tables reach the page first
