@@ -11,6 +11,8 @@ trace of the first tab beside ordinary decoding.
 Building a model computes nothing: ``activate()`` (called when the tab is
 first shown) computes the comparison and the trace and starts the sample;
 until then a changed setting or a new trace on the first tab costs nothing.
+The rules-in-the-wild cards (``core.rulecard``, one per rule on a fixed
+scenario) follow in turns of their own, and are remembered for every page.
 
 Sampling runs in chunks from a coroutine that yields to the event loop
 between chunks, so the page stays usable and shows progress under ``panel

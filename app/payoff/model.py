@@ -12,6 +12,9 @@ Building a model computes nothing: the tables (about a second in the
 browser the first time) are computed by ``activate()``, called when the tab
 is first shown, after the page has had a moment to show "computing…".
 Sliders are read as the exact numbers they show (``Fraction("0.05")``).
+The batch part (b requests, the target compute-bound past s positions:
+``core.batch``) reuses the tables' long runs, so moving b or s is arithmetic
+on eight rows.
 """
 
 import asyncio
