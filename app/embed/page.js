@@ -169,12 +169,13 @@ if (!page.installed) {
         set(button, "aria-pressed", button.classList.contains("bk-active") ? "true" : "false");
       }
     }
-    // A slider's handle is named by the slider's title ("Width: 3" -> "Width"), or, when it
-    // has none, by the name of the nearest named widget around it.
+    // A slider's handle is named by the nearest named widget around it (the names table), else
+    // by the slider's title ("Width: 3" -> "Width"). A slider without a name of its own shows only
+    // its value as the title ("0.10"), which names nothing.
     if (el.getAttribute && el.getAttribute("role") === "slider" && !el.hasAttribute("aria-labelledby")) {
       const slider = el.closest(".bk-input-group") || el.getRootNode();
       const title = slider.querySelector && slider.querySelector(".bk-slider-title");
-      const text = (title ? title.textContent.split(":")[0].trim() : "") || aroundName(el);
+      const text = aroundName(el) || (title ? title.textContent.split(":")[0].trim() : "");
       if (text) set(el, "aria-label", text);
     }
     // Charts are pictures with a name (a Bokeh model's html_attributes), or, without one, hidden

@@ -14,6 +14,9 @@ NAME_KEYS = {
     "sp-seed-down": "step.seed.previous",
     "sp-seed-up": "step.seed.next",
     "sp-threshold": "payoff.field.threshold",
+    "sp-cost": "payoff.field.cost",
+    "sp-batch": "payoff.field.batch",
+    "sp-saturation": "payoff.field.saturation",
     "sp-lock": "embed.lock",
 }
 

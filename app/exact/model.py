@@ -11,6 +11,8 @@ trace of the first tab beside ordinary decoding.
 Building a model computes nothing: ``activate()`` (called when the tab is
 first shown) computes the comparison and the trace and starts the sample;
 until then a changed setting or a new trace on the first tab costs nothing.
+The rules-in-the-wild cards (``core.rulecard``, one per rule on a fixed
+scenario) follow in turns of their own, and are remembered for every page.
 
 Sampling runs in chunks from a coroutine that yields to the event loop
 between chunks, so the page stays usable and shows progress under ``panel
@@ -22,16 +24,19 @@ the call returns.
 import asyncio
 import time
 from collections import Counter
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import Optional
 
 import panel as pn
 import param
 
 import core
 from core import exact, sampler, stats
+from core.rulecard import SOURCES, RuleCard, rule_card
 from core.transform import NONE, Transform
-from core.variants import VARIANTS
+from core.variants import ALL_VARIANTS
 
 from app.urlstate import SEED_MAX  # seeds a browser number field holds exactly
 
@@ -109,8 +114,9 @@ class CalculatorModel(param.Parameterized):
 class ExactModel(param.Parameterized):
     """State of the "Why it is exact" tab; every number comes from ``core``."""
 
-    variant = param.Selector(default="exact", objects=list(VARIANTS), doc="""
-        The verification rule: the exact one (Algorithm 1) or one of the shortcuts it is compared with.""")
+    variant = param.Selector(default="exact", objects=list(ALL_VARIANTS), doc="""
+        The verification rule: the exact one (Algorithm 1), one of the shortcuts it is compared with, or one
+        of the rules real engines shipped (core.variants.IN_THE_WILD), so each card's rule can be sampled.""")
 
     draft = param.Selector(default="biased", objects=list(core.ALL_DRAFTS), doc="""
         Which draft proposes tokens. The biased draft over-proposes A, so rejections happen.""")
@@ -174,6 +180,10 @@ class ExactModel(param.Parameterized):
     trace = param.ClassSelector(class_=core.Session, constant=True, doc="""
         The finished trace compared with ordinary decoding (the first tab's scenario, run to the end).""")
 
+    cards = param.Parameter(default=None, constant=True, doc="""
+        One ``Card`` per rule other than the exact one (``CARD_RULES``), in a turn of its own after the
+        tab is shown; None until then.""")
+
     def __init__(self, **params):
         super().__init__(**params)
         self._token = 0
@@ -195,6 +205,7 @@ class ExactModel(param.Parameterized):
         # Once the page is connected (at once when it already is, or outside a server):
         # a sample started while the page is still being built would see no reader and stop.
         pn.state.onload(self.start_sampling)
+        pn.state.onload(lambda: pn.state.execute(self._fill_cards))
 
     # ---- exact distributions ----------------------------------------------------------
 
@@ -224,7 +235,7 @@ class ExactModel(param.Parameterized):
 
     @property
     def rule(self):
-        return VARIANTS[self.variant]
+        return ALL_VARIANTS[self.variant]
 
     def prefixes(self):
         """Every k-token prefix either distribution gives weight, most likely first (target, then rule)."""
@@ -307,3 +318,41 @@ class ExactModel(param.Parameterized):
         """What ordinary decoding writes with the trace's seed."""
         config = self.trace.config
         return sampler.ordinary_output(config.seed, config.max_tokens)
+
+    # ---- the rules in the wild ------------------------------------------------------------
+
+    async def _fill_cards(self):
+        """Every card (module ``card``), one rule per turn of the event loop: a click meanwhile is
+        answered at once, and the distribution above reaches the page first."""
+        if self.cards is not None:
+            return
+        out = []
+        for variant in CARD_RULES:
+            await asyncio.sleep(0.005)
+            out.append(card(variant))
+        self._set(cards=tuple(out))
+
+
+# ---- the rules in the wild: one card per rule -------------------------------------------------
+
+# The cards' fixed scenario: the biased draft rejects, so every rule's figures differ from the
+# exact rule's; width 3 and the first 3 tokens are core.rulecard's defaults (a second or less).
+CARD_DRAFT, CARD_WIDTH, CARD_K = "biased", 3, 3
+# The rules an engine or tutorial shipped or proposed first, then the classroom shortcuts.
+CARD_RULES = tuple(sorted((v for v in ALL_VARIANTS if v != "exact"), key=lambda v: not SOURCES.get(v)))
+
+
+@dataclass(frozen=True)
+class Card:
+    """A rule's ``core.rulecard`` record on the cards' scenario; for match-keep also the aligned draft's
+    (q = p: where the exact rule keeps every proposal and match-keep keeps sum(p ** 2))."""
+
+    card: RuleCard
+    aligned: Optional[RuleCard] = None
+
+
+@lru_cache(maxsize=None)
+def card(variant):
+    """The card of one rule, remembered: the tables are fixed, so it never changes."""
+    aligned = rule_card(variant, "aligned", CARD_WIDTH, CARD_K) if variant == "match-keep" else None
+    return Card(rule_card(variant, CARD_DRAFT, CARD_WIDTH, CARD_K), aligned)

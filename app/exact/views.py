@@ -11,7 +11,7 @@ import param
 
 import core
 from core import display, exact
-from core.variants import VARIANTS
+from core.variants import ALL_VARIANTS
 
 from app import theme
 from app.i18n import t
@@ -19,7 +19,7 @@ from app.parts import DRAFT_OPTIONS, draft_options, field
 
 from . import words
 from .common import built_when_shown, html, stylesheet
-from .model import TEMPERATURES, TOP_KS, CalculatorModel, ExactModel
+from .model import CARD_DRAFT, CARD_K, CARD_WIDTH, TEMPERATURES, TOP_KS, CalculatorModel, ExactModel
 
 TOP = 12  # prefixes shown before "show all"
 TOKENS = tuple(core.TOKENS)
@@ -94,7 +94,7 @@ class Controls(pn.viewable.Viewer):
 
     @staticmethod
     def _rule_html(variant):
-        v = VARIANTS[variant]
+        v = ALL_VARIANTS[variant]
         shortcut = "" if v.keeps_target else t("exact.shortcut")
         return (f'<div class="rule-box"><div class="title">{theme.esc(words.rule_title(variant, v.title))}'
                 f'{theme.esc(shortcut)}</div>'
@@ -399,6 +399,52 @@ class Calculator(pn.viewable.Viewer):
         return self._layout
 
 
+class RuleCards(pn.viewable.Viewer):
+    """The rules in the wild: one card per rule, each from its ``core.rulecard`` record (``ExactModel.cards``).
+
+    What the rule does, where it was shipped or proposed (repository#number), its exact distance
+    from the target and its kept share beside the exact rule's, on one fixed scenario.
+    """
+
+    model = param.ClassSelector(class_=ExactModel)
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        self.html = html(pn.bind(self._html, self.model.param.cards), css=css())
+        self._layout = pn.Column(self.html, sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0))
+
+    @staticmethod
+    def _card(record):
+        c, esc = record.card, theme.esc
+        kind, verdict = words.card_verdict(c)
+        v = ALL_VARIANTS[c.variant]
+
+        def line(label, sentences):
+            return (f'<p><b>{esc(t(label))}</b>{esc(t("step.inspector.colon"))}'
+                    + " ".join(esc(s) for s in sentences) + "</p>")
+
+        return (f'<article class="rule-card {kind}" aria-labelledby="card-{c.variant}">'
+                f'<h3 id="card-{c.variant}">{esc(words.rule_title(c.variant, v.title))}</h3>'
+                f'<p class="card-tags"><span class="mono name">{esc(words.rule_name(c.variant))}</span>'
+                f'<span class="verdict-tag {kind}">{esc(verdict)}</span></p>'
+                + line("exact.card.what", [words.rule_summary(c.variant, v.summary)])
+                + line("exact.card.where", words.card_where(c))
+                + line("exact.card.distance.label", [words.card_distance(c)])
+                + line("exact.card.kept.label", [words.card_kept(c), *words.card_notes(c, record.aligned)])
+                + "</article>")
+
+    def _html(self, cards):
+        esc = theme.esc
+        head = (f'<div class="section-title"><h2>{esc(t("exact.cards.title"))}</h2></div>'
+                f'<p>{esc(words.card_lead(CARD_DRAFT, CARD_WIDTH, CARD_K))}</p>')
+        if cards is None:
+            return head + f'<p class="computing" role="status">{esc(t("exact.cards.computing"))}</p>'
+        return head + '<div class="rule-cards">' + "".join(self._card(c) for c in cards) + "</div>"
+
+    def __panel__(self):
+        return self._layout
+
+
 class ExactTab(pn.viewable.Viewer):
     """The "Why it is exact" tab.
 
@@ -425,9 +471,10 @@ class ExactTab(pn.viewable.Viewer):
             self.model.activate()
             self.controls = Controls(model=self.model)
             self.result = Result(model=self.model)
+            self.cards = RuleCards(model=self.model)
             self.trace = TraceComparison(model=self.model)
             self.calculator = Calculator()
-            self.body = pn.Column(self.controls, self.result, self.trace, self.calculator,
+            self.body = pn.Column(self.controls, self.result, self.cards, self.trace, self.calculator,
                                   sizing_mode="stretch_width", margin=0)
         return self.body
 

@@ -7,8 +7,9 @@ over many scenarios. The words are in the catalogues (``app/i18n``, keys
 """
 
 import re
+from fractions import Fraction
 
-from core import DRAFTS, display, rates
+from core import DRAFTS, display, rates, typical
 
 from ..i18n import DEFAULT, has, language, t
 
@@ -276,6 +277,85 @@ def field_message(error):
                 return t(key, **fields)
         return t("exact.error.other")
     return error[0].upper() + error[1:] + "."
+
+
+# ---- the rules in the wild: one card per rule (core.rulecard) --------------------------------
+
+def fraction_and_decimal(x, places=4):
+    """An exact value and its decimal: ``1069/2000 = 0.5345``, ``4766117/24276000 ≈ 0.1963``, ``0``."""
+    x = Fraction(x)
+    if x.denominator == 1:
+        return str(x)
+    needed = display.decimal_places(x)
+    if needed is not None and needed <= places:
+        return f"{x} = {display.dec(x, needed)}"
+    return f"{x} ≈ {display.dec(x, places)}"
+
+
+def card_verdict(card):
+    """``(kind, words)``: exact, wrong (or wrong but harmless on this draft), lossy by design (typical) or
+    another promise (greedy)."""
+    if card.variant == "typical":
+        kind = "lossy"
+    elif card.variant == "greedy":
+        kind = "greedy"
+    elif card.keeps_target:
+        kind = "exact"
+    else:  # a wrong rule can do no harm where nothing is rejected (q = p)
+        kind = "wrong" if card.distance else "harmless"
+    return kind, t(f"exact.card.verdict.{kind}")
+
+
+def card_lead(draft, width, k):
+    return t("exact.cards.lead", draft=draft_name(draft), width=width, k=k)
+
+
+def card_where(card):
+    """Where the rule was shipped or proposed, one sentence per thread (``core.rulecard.SOURCES``)."""
+    if not card.sources:
+        return [t("exact.card.where.none")]
+    out = []
+    for i, (repo, number) in enumerate(card.sources):
+        fields = dict(ref=f"{repo}#{number}")
+        if card.variant == "typical":  # vLLM's own parameter names, as its API spells them
+            fields.update(epsilon=display.exactly(typical.PAPER.epsilon), delta=display.exactly(typical.PAPER.delta),
+                          threshold_name="posterior_threshold", alpha_name="posterior_alpha")
+        out.append(t(f"exact.card.where.{card.variant}.{i}", **fields))
+    return out
+
+
+def card_distance(card):
+    """The exact distance of the rule's first k tokens from the target's."""
+    if card.distance == 0:
+        return t("exact.card.distance.zero", k=card.k)
+    return t("exact.card.distance", k=card.k, distance=fraction_and_decimal(card.distance))
+
+
+def card_kept(card):
+    """The share of proposals kept in the long run, beside the exact rule's, and tokens per pass."""
+    share, exact_share = card.kept_share, card.exact_kept_share
+    how = "more" if share > exact_share else "less" if share < exact_share else "same"
+    return t(f"exact.card.kept.{how}", share=display.percent(share), exact=display.percent(exact_share),
+             per_pass=display.dec(card.tokens_per_pass, 3), exact_per_pass=display.dec(card.exact_tokens_per_pass, 3))
+
+
+def card_notes(card, aligned=None):
+    """What one rule's card adds: match-keep with q = p, typical acceptance's parameters."""
+    out = []
+    if aligned is not None:
+        out.append(t("exact.card.match_keep.aligned", kept=fraction_and_decimal(aligned.kept_after[""]),
+                     exact=fraction_and_decimal(aligned.exact_kept_after[""]),
+                     share=display.percent(aligned.kept_share), exact_share=display.percent(aligned.exact_kept_share)))
+    if card.variant == "typical":
+        fields = dict(epsilon=display.exactly(typical.PAPER.epsilon), delta=display.exactly(typical.PAPER.delta))
+        # The uniform row has the most entropy: if epsilon binds there, it binds on every three-token row.
+        if typical.threshold_holds_at((Fraction(1, 3),) * 3) == "epsilon":
+            out.append(t("exact.card.typical.params.epsilon", **fields))
+        else:
+            out.append(t("exact.card.typical.params", **fields))
+        if all(v == 1 for v in card.kept_after.values()):
+            out.append(t("exact.card.typical.all_kept", draft=draft_name(card.draft)))
+    return out
 
 
 _CONSTANTS = {

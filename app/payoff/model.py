@@ -12,6 +12,9 @@ Building a model computes nothing: the tables (about a second in the
 browser the first time) are computed by ``activate()``, called when the tab
 is first shown, after the page has had a moment to show "computing…".
 Sliders are read as the exact numbers they show (``Fraction("0.05")``).
+The batch part (b requests, the target compute-bound past s positions:
+``core.batch``) reuses the tables' long runs, so moving b or s is arithmetic
+on eight rows.
 """
 
 import asyncio
@@ -22,9 +25,10 @@ import panel as pn
 import param
 
 import core
-from core import passes, payoff, rates
+from core import batch, passes, payoff, rates
 
 WIDTHS = tuple(range(1, core.MAX_WIDTH + 1))
+MAX_BATCH, MAX_SATURATION = 64, 128  # the sliders' ends (core.batch takes up to 256 and 4096)
 
 
 def fraction(value):
@@ -36,6 +40,12 @@ def fraction(value):
 def table(draft, cost, lookahead=None):
     """``core.payoff.payoff_table``, remembered: the tables are fixed, so the answer never changes."""
     return payoff.payoff_table(draft, cost, lookahead)
+
+
+@lru_cache(maxsize=512)
+def batch_table(draft, cost, b, s):
+    """``core.batch.batch_table``, remembered like ``table``."""
+    return batch.batch_table(draft, cost, b, s)
 
 
 @lru_cache(maxsize=512)
@@ -61,6 +71,12 @@ class PayoffModel(param.Parameterized):
         Dynamic lookahead: drafting stops after a proposal whose own draft probability is below this.
         Moving it switches the lookahead curves on.""")
 
+    batch = param.Integer(default=1, bounds=(1, MAX_BATCH), doc="""
+        b: requests verified together in one target pass (the batch model; 1 gives the curves above).""")
+
+    saturation = param.Integer(default=16, bounds=(1, MAX_SATURATION), doc="""
+        s: positions per target pass past which the target is compute-bound (the batch model).""")
+
     session_model = param.Parameter(default=None, doc="""
         The first tab's model (params session, draft, ...): its draft is followed and its trace shown
         as a point.""")
@@ -77,6 +93,10 @@ class PayoffModel(param.Parameterized):
     heuristic = param.Parameter(default=None, constant=True, doc="""
         core.payoff.heuristic_payoff for the draft and cost: the heuristic width schedule's long run
         (None until computed; it follows the tables, in a turn of its own).""")
+
+    batch_table = param.Parameter(default=None, constant=True, doc="""
+        core.batch.batch_table for the draft, cost, b and s (None until computed, and for the lookup
+        draft, which core.batch refuses).""")
 
     session = param.ClassSelector(class_=core.Session, default=None, constant=True, doc="""
         The first tab's trace when it has finished blocks, else None (a commit or a new scenario
@@ -143,7 +163,25 @@ class PayoffModel(param.Parameterized):
     def _tables(self):
         with pn.io.hold():
             self._set(table=table(self.draft, self.c),
-                      lookahead_table=table(self.draft, self.c, self.t) if self.lookahead else None)
+                      lookahead_table=table(self.draft, self.c, self.t) if self.lookahead else None,
+                      batch_table=self._batch_table())
+
+    # ---- speculation in a batch (core.batch) -----------------------------------------
+
+    @property
+    def batched(self):
+        """Whether core.batch prices this draft (every draft but lookup, whose blocks vary in width)."""
+        return self.draft in batch.BATCH_DRAFTS
+
+    def _batch_table(self):
+        # After table(): core.payoff.long_run is cached, so this is arithmetic on eight rows.
+        return batch_table(self.draft, self.c, self.batch, self.saturation) if self.batched else None
+
+    @param.depends("batch", "saturation", watch=True)
+    def _on_batch(self):
+        if self.active and self.table is not None:
+            with pn.io.hold():  # the reading, tiles, chart and numbers reach the page as one message
+                self._set(batch_table=self._batch_table())
 
     async def _heuristic_later(self):
         """The heuristic schedule's point, in a turn of its own: the tables reach the page first

@@ -31,6 +31,11 @@ def left_out():
             f'<ul class="left-out">{items}</ul>')
 
 
+def batch_lead():
+    return (f'<h3>{theme.esc(t("payoff.batch.title"))}</h3>'
+            f'<p>{theme.esc(t("payoff.batch.lead"))}</p>')
+
+
 def computing():
     return f'<div class="reading computing" role="status" aria-live="polite">{theme.esc(t("payoff.computing"))}</div>'
 
@@ -53,7 +58,8 @@ class Controls(pn.viewable.Viewer):
         m = self.model
         slider = {"name": "", "throttled": True, "format": "0.00", "bar_color": theme.ACCENT,
                   "sizing_mode": "stretch_width", "min_width": 160, "margin": (4, 10)}
-        self.cost = pn.widgets.FloatSlider.from_param(m.param.cost, **slider)
+        # Named for screen readers through these classes (app/embed/words.py NAME_KEYS), not by their titles.
+        self.cost = pn.widgets.FloatSlider.from_param(m.param.cost, css_classes=["sp-cost"], **slider)
         self.draft = pn.widgets.RadioButtonGroup.from_param(m.param.draft, options=draft_options(DRAFT_OPTIONS), name="",
                                                             sizing_mode="stretch_width", max_width=420,
                                                             color="primary", variant="outline", description=None,
@@ -62,7 +68,7 @@ class Controls(pn.viewable.Viewer):
                                                       color="primary", variant="outline", css_classes=["wrap"],
                                                       stylesheets=[theme.BUTTON, *css()], margin=(4, 5),
                                                       sizing_mode="stretch_width", max_width=260)
-        self.threshold = pn.widgets.FloatSlider.from_param(m.param.threshold, **slider)
+        self.threshold = pn.widgets.FloatSlider.from_param(m.param.threshold, css_classes=["sp-threshold"], **slider)
         self._layout = pn.Column(
             pn.FlexBox(
                 field(t("payoff.field.cost"), t("payoff.field.cost.help"), self.cost, basis="260px"),
@@ -240,6 +246,111 @@ class Curves(pn.viewable.Viewer):
         return self._layout
 
 
+class BatchView(pn.viewable.Viewer):
+    """Speculation in a batch (``core.batch``): sliders for b and s, per-request speedup by width beside
+    the curves above, the best width, what the whole batch serves, and the toy model named as one."""
+
+    model = param.ClassSelector(class_=PayoffModel)
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        from .chart import WidthChart  # bokeh.plotting, only once the tab is shown
+
+        m = self.model
+        slider = {"name": "", "throttled": True, "bar_color": theme.ACCENT, "sizing_mode": "stretch_width",
+                  "min_width": 160, "margin": (4, 10)}
+        # Named for screen readers by app/embed/page.js through these classes (app/embed/words.py NAME_KEYS).
+        self.batch = pn.widgets.IntSlider.from_param(m.param.batch, css_classes=["sp-batch"], **slider)
+        self.saturation = pn.widgets.IntSlider.from_param(m.param.saturation, css_classes=["sp-saturation"], **slider)
+        self.lead = html(batch_lead(), css=css(), margin=(0, 0, 4, 0))
+        self.reading = html(pn.bind(self._reading, m.param.batch_table, m.param.table), css=css())
+        self.tiles = html(pn.bind(self._tiles, m.param.batch_table), css=css())
+        self.keys = html(pn.bind(self._keys, m.param.batch_table), css=css())
+        self.chart = WidthChart(t("payoff.batch.chart"), t("payoff.batch.chart.axis"), reference=1)
+        self.chart_box = pn.Column(self.chart.pane, sizing_mode="stretch_width", margin=0,
+                                   visible=m.batched)
+        self.numbers = html(pn.bind(self._numbers, m.param.batch_table), css=css(), margin=(6, 0, 0, 0))
+        self._layout = pn.Column(
+            self.lead,
+            pn.FlexBox(
+                field(t("payoff.field.batch"), t("payoff.field.batch.help"), self.batch, basis="240px"),
+                field(t("payoff.field.saturation"), t("payoff.field.saturation.help"), self.saturation,
+                      basis="240px"),
+                gap="10px 22px", flex_wrap="wrap", sizing_mode="stretch_width", margin=0,
+            ),
+            pn.Column(self.reading, sizing_mode="stretch_width", stylesheets=[theme.CAPTION_CARD],
+                      margin=(4, 0, 8, 0)),
+            self.tiles, self.keys, self.chart_box, self.numbers,
+            html(f'<p class="muted small">{theme.esc(t("payoff.batch.differ"))}</p>', css=css(), margin=(4, 0)),
+            sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0),
+        )
+        m.param.watch(self._draw, ["batch_table", "table"])
+        self._draw()
+
+    def _draw(self, *events):
+        m = self.model
+        bt, one = m.batch_table, m.table
+        self.chart_box.visible = bt is not None
+        if bt is None or one is None:
+            return
+        x = words.times
+        curves = {"exact": [(r.width, r.speedup, t("payoff.hover.batch", width=r.width, value=x(r.speedup)))
+                            for r in bt.rows],
+                  "closed": [(r.width, r.speedup, t("payoff.hover.batch.one", width=r.width, value=x(r.speedup)))
+                             for r in one.rows]}
+        best = bt.best
+        top = max([float(v) for curve in curves.values() for _, v, _ in curve] + [1.0])
+        self.chart.update(curves, (best.width, best.speedup, t("payoff.hover.best", width=best.width,
+                                                                 value=x(best.speedup))), None, top * 1.12)
+
+    def _reading(self, bt, table):
+        m = self.model
+        if not m.batched:
+            return f'<div class="reading" role="status">{theme.esc(t("payoff.batch.lookup"))}</div>'
+        if bt is None or table is None:
+            return computing()
+        text = words.batch_reading(bt, m.draft, m.c, table)
+        return (f'<div class="reading" role="status" aria-live="polite"><p>{theme.esc(text)}</p>'
+                f'<p>{theme.esc(words.batch_throughput(bt))}</p></div>')
+
+    @staticmethod
+    def _tiles(bt):
+        if bt is None:
+            return ""
+        return '<div class="tiles">' + "".join(
+            f'<div class="tile"><div class="n">{theme.esc(n)}</div><div class="what">{theme.esc(w)}</div></div>'
+            for n, w in words.batch_tiles(bt)) + "</div>"
+
+    @staticmethod
+    def _keys(bt):
+        if bt is None:
+            return ""
+        best = bt.best
+        keys = [curve_key("exact", t("payoff.batch.key.batch", b=best.batch, s=best.saturation)),
+                curve_key("closed", t("payoff.batch.key.one")),
+                f'<span class="key"><span class="best-key"></span>{theme.esc(t("payoff.key.best"))}</span>',
+                curve_key("ordinary", t("payoff.key.ordinary"))]
+        return f'<div class="keys" aria-label="{theme.esc(t("exact.keys.aria"))}">' + "".join(keys) + "</div>"
+
+    @staticmethod
+    def _numbers(bt):
+        if bt is None:
+            return ""
+        x, dec = words.times, display.dec
+        cols = ("width", "pass_time", "speedup", "throughput", "capacity")
+        head = "".join(f"<th scope='col'>{theme.esc(t(f'payoff.batch.col.{c}'))}</th>" for c in cols)
+        body = "".join(
+            f'<tr class="{"best" if r.width == bt.best_width else ""}"><td>{r.width}</td>'
+            f"<td>{dec(r.target_pass_time)}</td><td>{x(r.speedup)}</td><td>{dec(r.throughput)}</td>"
+            f"<td>{dec(r.capacity)}</td></tr>"
+            for r in bt.rows)
+        return (f'<details class="numbers"><summary>{theme.esc(t("payoff.batch.numbers"))}</summary>'
+                f'<table class="nums"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></details>')
+
+    def __panel__(self):
+        return self._layout
+
+
 class Notes(pn.viewable.Viewer):
     """Dynamic lookahead's lesson, what the numbers leave out, and why exact and closed form differ."""
 
@@ -311,10 +422,12 @@ class PayoffTab(pn.viewable.Viewer):
         if self.body is None:
             self.controls = Controls(model=self.model)
             self.curves = Curves(model=self.model)
+            self.batch = BatchView(model=self.model)
             self.notes = Notes(model=self.model)
             from .candidates import CandidatesView  # several candidates per position (issue 13)
             self.candidates = CandidatesView(model=self.model)
-            self.body = pn.Column(self.controls, self.curves, self.candidates, self.notes, sizing_mode="stretch_width",
+            self.body = pn.Column(self.controls, self.curves, self.batch, self.candidates, self.notes,
+                                  sizing_mode="stretch_width",
                                   margin=0)
             self.model.activate()
         return self.body

@@ -220,6 +220,55 @@ def trace(session, cost, passes, chart_draft, chart_lookahead):
     return text
 
 
+# ---- speculation in a batch (core.batch) -------------------------------------------------------
+
+def batch_reading(bt, draft, cost, one=None):
+    """The batch model's result: the best width per request, and where the pass stops costing one.
+
+    ``bt``: ``core.batch.BatchTable``; ``one``: the fixed-width ``PayoffTable`` of the curves above,
+    to say "the same as above" only when every row's speedup is equal.
+    """
+    best, rows = bt.best, bt.rows
+    fields = dict(draft=draft_name(draft), c=display.dec(cost), b=best.batch, s=best.saturation, width=best.width,
+                  speedup=times(best.speedup))
+    text = t("payoff.batch.best" if bt.pays_off else "payoff.batch.none", **fields)
+    slow = [r for r in rows if not r.memory_bound]
+    if not slow:
+        same = one is not None and all(r.speedup == o.speedup for r, o in zip(rows, one.rows))
+        text += t("payoff.batch.all_fit.same" if same else "payoff.batch.all_fit", widest=rows[-1].width)
+    elif len(slow) == len(rows):
+        text += t("payoff.batch.none_fit", width=rows[0].width, time=display.dec(rows[0].target_pass_time))
+    else:
+        first = slow[0]
+        text += t("payoff.batch.some_fit", width=first.width, time=display.dec(first.target_pass_time),
+                  widest=rows[-1].width, widest_time=display.dec(rows[-1].target_pass_time))
+    return text
+
+
+def batch_throughput(bt):
+    """What the whole batch serves at the best width, and the ceiling no batch size lifts."""
+    best = bt.best
+    text = t("payoff.batch.throughput", width=best.width, throughput=display.dec(best.throughput),
+             ordinary=display.dec(best.ordinary_throughput))
+    fields = dict(width=best.width, capacity=display.dec(best.capacity), ordinary=display.dec(best.ordinary_capacity))
+    if best.capacity < best.ordinary_capacity:
+        text += t("payoff.batch.ceiling.fewer", **fields)
+        if best.speedup > 1:
+            text += t("payoff.batch.ceiling.faster_but_fewer")
+    else:
+        text += t("payoff.batch.ceiling.same", **fields)
+    return text
+
+
+def batch_tiles(bt):
+    """``(figure, what)`` for the batch model's tiles, at the best width."""
+    best = bt.best
+    return ((f"{best.width}", t("payoff.batch.tile.best")),
+            (times(best.speedup), t("payoff.batch.tile.speedup")),
+            (display.dec(best.throughput), t("payoff.batch.tile.throughput", ordinary=display.dec(best.ordinary_throughput))),
+            (display.dec(best.capacity), t("payoff.batch.tile.capacity", ordinary=display.dec(best.ordinary_capacity))))
+
+
 _CONSTANTS = {
     "HEURISTIC_COMPUTING": heuristic_computing,
     "NO_CLOSED_FORM": lambda: {d: t(f"payoff.reading.no_closed_form.{d}").strip() for d in ("lookup", "heads")},
