@@ -228,7 +228,10 @@ if (!page.installed) {
 
   const postHeight = () => {
     if (window.parent === window) return;
-    const height = Math.ceil(Math.max(0, ...Array.from(document.body.children).map(bottom)) + window.scrollY);
+    // While the widget loads, the loader reserves the height it will have (web/loader.js).
+    const reserved = typeof window.specstepReservedHeight === "function" ? window.specstepReservedHeight() : 0;
+    const height = reserved > 0 ? reserved
+      : Math.ceil(Math.max(0, ...Array.from(document.body.children).map(bottom)) + window.scrollY);
     if (height === lastHeight || height <= 0) return;
     lastHeight = height;
     window.parent.postMessage({ type: page.heightType, height }, "*");
@@ -280,7 +283,13 @@ if (!page.installed) {
   // theme=dark|light in the URL; anything else follows the reader's setting.
   const theme = new URLSearchParams(window.location.search).get("theme");
   if (theme === "dark" || theme === "light") document.documentElement.dataset.theme = theme;
-  if (window.parent !== window) document.documentElement.classList.add("sp-embedded");
+  if (window.parent !== window) {
+    document.documentElement.classList.add("sp-embedded");
+    // The frame is as tall as its content and the host scrolls: the phone's bar cannot stick, and
+    // its jump to the inspector would scroll nothing (app/styles/action_bar.css, phone_only.css).
+    document.documentElement.style.setProperty("--sp-bar-position", "static");
+    document.documentElement.style.setProperty("--sp-phone-display", "none");
+  }
 
   watch(document.body);
   new ResizeObserver(schedule).observe(document.body);
