@@ -18,11 +18,11 @@ PHONE, DESKTOP = 375, 1200
 HEIGHT = 800  # the viewport height of every page here
 
 
-# The boxes of the sticky elements of the page, shadow roots included: [top, bottom, scrollHeight, clientHeight].
+# The boxes of the sticky elements of the page that take space, shadow roots included: [top, bottom, scrollHeight, clientHeight].
 STICKY_JS = """() => { const found = [];
   const walk = (root) => { for (const el of root.querySelectorAll("*")) {
-    if (getComputedStyle(el).position === "sticky") {
-      const r = el.getBoundingClientRect(); found.push([r.top, r.bottom, el.scrollHeight, el.clientHeight]); }
+    const r = el.getBoundingClientRect();
+    if (getComputedStyle(el).position === "sticky" && r.height > 0) found.push([r.top, r.bottom, el.scrollHeight, el.clientHeight]);
     if (el.shadowRoot) walk(el.shadowRoot); } };
   walk(document); return found; }"""
 
