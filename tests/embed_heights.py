@@ -43,12 +43,13 @@ def measure(browser, app_url, tab, width, settle_ms=1500):
             frame.get_by_text(f"Opening “{name}”").first.wait_for(state="detached", timeout=90_000)
             page.wait_for_timeout(settle_ms)
             inner = next(f for f in page.frames if f != page.main_frame)
-            # Charts and panes arrive one by one on a busy machine: the height once it holds for 1.2 s.
+            # Charts and panes arrive one by one (the payoff tab's in steps), later on a busy machine:
+            # the height once it has held for 3 s.
             readings = [inner.evaluate(CONTENT_JS)]
-            for _ in range(40):
+            for _ in range(75):
                 page.wait_for_timeout(400)
                 readings.append(inner.evaluate(CONTENT_JS))
-                if len(set(readings[-4:])) == 1 and len(readings) >= 4:
+                if len(readings) >= 8 and len(set(readings[-8:])) == 1:
                     break
             return readings[-1]
         finally:
