@@ -59,8 +59,12 @@ READY_AT_JS = """() => [...document.querySelectorAll('iframe')].map((f) => { con
 # [the frame's loader stage, whether it started a worker (a Python)] for each frame.
 FRAMES_JS = """() => [...document.querySelectorAll('iframe')].map((f) => {
   const w = f.contentWindow; const s = w.document.getElementById('specstep-status');
-  return [f.id, w.document.body.dataset.specstep || (s && s.dataset.stage) || '', !!w.specstepWorker]; })"""
-TOP_READY_JS = "() => document.getElementById('top').contentWindow.document.body.dataset.specstep === 'ready'"
+  const b = w.document.body;  // none: a lazy iframe the browser has not loaded yet
+  return [f.id, b ? (b.dataset.specstep || (s && s.dataset.stage) || '') : 'not loaded', !!w.specstepWorker]; })"""
+# A frame's readiness (a lazy iframe not loaded yet has an empty document, with no body).
+READY_JS = "() => {{ const b = document.getElementById('{id}').contentWindow.document.body; " \
+           "return !!b && b.dataset.specstep === 'ready'; }}"
+TOP_READY_JS = READY_JS.format(id="top")
 
 
 def process_tree_rss(pid: int) -> int:
@@ -116,8 +120,7 @@ def one_case(playwright, site: LocalServer, pyodide: LocalServer, host: str, scr
         if scroll:
             scrolled = page.evaluate("performance.now()")
             page.locator("#below").scroll_into_view_if_needed()
-            page.wait_for_function("() => document.getElementById('below').contentWindow.document.body"
-                                   ".dataset.specstep === 'ready'", timeout=600_000)
+            page.wait_for_function(READY_JS.format(id="below"), timeout=600_000)
         page.wait_for_timeout(3000)
         frames = page.evaluate(FRAMES_JS)
         ready_at = page.evaluate(READY_AT_JS)
