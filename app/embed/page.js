@@ -156,6 +156,9 @@ if (!page.installed) {
     const cls = el.className;
     if (typeof cls !== "string") return;
     if (embedded) hideInFrame(el);
+    // A long caption scrolls in its own box on a phone (app/styles/action_bar.css): only then is it
+    // a Tab stop, so a keyboard can scroll it as well.
+    if (el.classList.contains("sp-bar-caption")) set(el, "tabindex", el.scrollHeight > el.clientHeight + 1 ? "0" : null);
     if (el.shadowRoot && cls.includes("-Tabs")) enhanceTabs(el);
     // A named host: its button or its input carries the name.
     const name = el.shadowRoot ? hostName(el) : null;
