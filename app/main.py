@@ -147,6 +147,13 @@ class LazyTab:
 
         pn.state.execute(build)
 
+    def build_now(self, model):
+        """Build the tab at once: the tab a link opens on is in the first render, never its placeholder
+        (the frame would shrink to the placeholder and grow again while the host's reader reads on)."""
+        if not self.built:
+            self.built = True
+            self.layout.objects = [self.make(model)]
+
 
 def language_switch(model):
     """Links to this scenario in each language; the page reloads in the one chosen (``?lang=``)."""
@@ -203,6 +210,8 @@ def build_page():
         if name in lazy:
             lazy[name].open(model)
 
+    if link.start in lazy:
+        lazy[link.start].build_now(model)
     tabs.param.watch(open_tab, "active")
     if link.start in lazy:
         # A page can open on a tab that is not the registry's first (``tabs=guesses``, ``tab=exact``),

@@ -147,6 +147,7 @@ def write_site(stage: Path, work: Path, pyodide_url: str, load_timeout: float, p
         "prerendered": prerendered_scenario(),
         "props": url_table(),
         "prerenders": extras,
+        **frame_heights(),
     }
     (stage / "loader.js").write_text(fill((WEB / "loader.js").read_text(), {"CONFIG": js_json(loader_config)}))
     shutil.copyfile(WEB / "loader.css", stage / "loader.css")
@@ -218,6 +219,16 @@ def write_prerenders(stage: Path, assets: Assets, scenarios: list[Scenario], roo
             json.dumps(root_ids, separators=(",", ":"))), encoding="utf-8")
         extras.append({"query": scenario.query, "values": scenario.values, "file": scenario.file})
     return extras
+
+
+def frame_heights() -> dict:
+    """Each tab's measured height in a frame at common widths (app/embed/heights.json, the tabs in the
+    app's order, the pre-rendered one first) and the message type that reports a height: the loader
+    reserves the widget's height for the frame until it is drawn."""
+    from app.embed.page import HEIGHT_TYPE
+    table = json.loads((ROOT / "app" / "embed" / "heights.json").read_text(encoding="utf-8"))
+    # The loader's config is written with sorted keys: the tabs' order goes as a list of its own.
+    return {"heights": table["tabs"], "tabOrder": list(table["tabs"]), "heightType": HEIGHT_TYPE}
 
 
 def prerendered_scenario() -> dict:

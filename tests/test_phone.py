@@ -6,8 +6,9 @@ The app runs under ``panel serve`` on 127.0.0.1 in Debian's Chromium (tests/embe
 """
 
 import pytest
-from embed_support import app_url, browser, open_app, page  # noqa: F401 (fixtures)
+from embed_support import SCREENSHOTS, app_url, browser, host_page, host_site, open_app, page  # noqa: F401 (fixtures)
 
+from app.embed import snippet
 from app.embed import words as embed_words
 from app.i18n import t
 
@@ -15,6 +16,15 @@ pytestmark = pytest.mark.browser
 
 PHONE, DESKTOP = 375, 1200
 HEIGHT = 800  # the viewport height of every page here
+
+
+# The boxes of the sticky elements of the page that take space, shadow roots included: [top, bottom, scrollHeight, clientHeight].
+STICKY_JS = """() => { const found = [];
+  const walk = (root) => { for (const el of root.querySelectorAll("*")) {
+    const r = el.getBoundingClientRect();
+    if (getComputedStyle(el).position === "sticky" && r.height > 0) found.push([r.top, r.bottom, el.scrollHeight, el.clientHeight]);
+    if (el.shadowRoot) walk(el.shadowRoot); } };
+  walk(document); return found; }"""
 
 
 def box(locator):
@@ -74,3 +84,46 @@ def test_on_a_phone_the_buttons_stay_in_reach_and_the_inspector_is_one_tap_away(
 def test_on_a_wide_screen_there_is_no_jump_button(page, app_url):
     p = open_app(page(DESKTOP, HEIGHT), app_url)
     assert not p.get_by_role("button", name=embed_words.JUMP_LABEL, exact=True).is_visible()
+
+
+def test_on_a_phone_after_a_long_caption_every_button_stays_in_the_bars_view(page, app_url):
+    # The biased draft's first Verify writes the longest caption: it scrolls inside its own box,
+    # and the buttons below it are never hidden in a nested scroll of the bar (issue 23 item 5).
+    p = open_app(page(PHONE, HEIGHT), app_url, "?draft=biased&width=3&seed=1")
+    p.get_by_role("button", name="Draft", exact=True).click()
+    p.get_by_role("button", name="Verify", exact=True).wait_for(timeout=30_000)
+    p.wait_for_timeout(600)
+    p.get_by_role("button", name="Verify", exact=True).click()
+    p.get_by_role("button", name="rejected").first.wait_for(timeout=30_000)
+    p.mouse.wheel(0, 2500)
+    p.wait_for_timeout(800)
+    [(top, bottom, scroll_height, client_height)] = p.evaluate(STICKY_JS)
+    assert scroll_height <= client_height + 1, (scroll_height, client_height)  # no nested scroll
+    assert 0 <= top and bottom <= HEIGHT * 0.5, (top, bottom)
+    for name in ("Draft", "Verify", "Commit", "Next step", "Run block", "Run to end", "Reset", embed_words.JUMP_LABEL):
+        at = box(p.get_by_role("button", name=name, exact=True))
+        assert at is not None and top <= at["y"] and at["y"] + at["height"] <= bottom + 1, (name, at, top, bottom)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    p.screenshot(path=str(SCREENSHOTS / "phone_bar_after_biased_verify_375.png"))  # the screen, as the reader sees it
+
+
+def test_inside_a_frame_on_a_phone_nothing_pretends_to_stick(browser, app_url):
+    # In an iframe sized to its content the host scrolls, not the frame: a sticky bar would stay
+    # behind, and the jump would scroll nothing. The bar is a plain part of the page there, and the
+    # jump is not shown.
+    tag = snippet.iframe(app_url + "?draft=biased&width=3&seed=1", title="specstep in the notes")
+    with host_site({"notes.html": host_page([tag])}) as host:
+        from embed_support import new_page
+        p = new_page(browser, width=PHONE, height=HEIGHT)
+        try:
+            p.goto(host + "notes.html")
+            frame = p.frame_locator("iframe")
+            frame.get_by_role("button", name="Draft", exact=True).wait_for(timeout=60_000)
+            p.wait_for_timeout(600)
+            inner = next(f for f in p.frames if f != p.main_frame)
+            assert inner.evaluate(STICKY_JS) == []
+            assert not frame.get_by_role("button", name=embed_words.JUMP_LABEL, exact=True).is_visible()
+            assert frame.get_by_role("button", name="Run block", exact=True).is_visible()
+            assert not p.errors, p.errors
+        finally:
+            p.context.close()

@@ -327,18 +327,75 @@
     for (const key of ["draft", "width", "lookahead", "steps"]) {
       if (asked[key] !== undefined) extras.push(say[key](bounded(asked[key])));
     }
-    if (asked.seed === undefined && !extras.length) return W.thisLanguage;  // only the language differs
+    if (asked.seed === undefined && !extras.length) {
+      return asked.tab ? say.subject : W.thisLanguage;  // only the tab, or only the language, differs
+    }
     const subject = asked.seed !== undefined ? say.seed(bounded(asked.seed)) : say.subject;
     const last = extras.pop();
     const joined = extras.length ? say.join(extras, last) : last;
     return last === undefined ? subject : say.with(subject, joined);
   }
 
+  // ----- The frame's height while the widget loads ------------------------------
+  // In a frame sized to its content (app/embed/host.js) the status line and a placeholder are
+  // far shorter than the widget, and the pre-rendered preview is another tab's for a link
+  // opened on another tab: each change of height moves the host's text below the frame. So
+  // from its first paint until the widget is drawn, the page reports the height the widget will
+  // have, read from the build's measured table (app/embed/heights.json: each tab's height at
+  // common widths) for the tab the link opens on at the frame's width; page.js posts it instead
+  // of what is on screen.
+
+  // The tab a link opens on, read as app/embed/links.py reads it (CONFIG.tabOrder: the app's tabs in order).
+  function openingTab(query) {
+    const names = (CONFIG.tabOrder || []).filter((name) => CONFIG.heights && CONFIG.heights[name]);
+    const wanted = new Set(String(query.get("tabs") || "").split(",").map((name) => name.trim().toLowerCase()));
+    const shown = names.filter((name) => wanted.has(name));
+    const list = shown.length ? shown : names;
+    const start = String(query.get("tab") || "").trim().toLowerCase();
+    return list.includes(start) ? start : (list[0] || null);
+  }
+
+  // A link opened on another tab than the pre-rendered one (the first) must not show its preview.
+  function otherTab(asked, tab) {
+    const first = (CONFIG.tabOrder || [])[0];
+    if (!tab || tab === first) return asked;
+    return { ...(asked || {}), tab };
+  }
+
+  // The table's height at this width, linear between the measured widths.
+  function tableHeight(rows, width) {
+    if (!Array.isArray(rows) || !rows.length) return 0;
+    if (width <= rows[0][0]) return rows[0][1];
+    for (let i = 1; i < rows.length; i++) {
+      const [w0, h0] = rows[i - 1];
+      const [w1, h1] = rows[i];
+      if (width <= w1) return Math.round(h0 + ((h1 - h0) * (width - w0)) / (w1 - w0));
+    }
+    return rows[rows.length - 1][1];
+  }
+
+  function reserveHeight(tab) {
+    if (window.parent === window || !tab || !CONFIG.heights || !CONFIG.heights[tab]) return;
+    const rows = CONFIG.heights[tab];
+    window.specstepReservedHeight = () => tableHeight(rows, document.documentElement.clientWidth);
+    // Before page.js runs (it waits for the pre-rendered document): the host sizes the frame now.
+    const height = window.specstepReservedHeight();
+    if (height > 0) window.parent.postMessage({ type: CONFIG.heightType, height }, "*");
+  }
+
+  function releaseHeight() {
+    if (!window.specstepReservedHeight) return;
+    delete window.specstepReservedHeight;
+    if (window.specstepPage && window.specstepPage.schedule) window.specstepPage.schedule();
+  }
+
   let placeholder = null;
   let query = null;
   try { query = new URLSearchParams(window.location.search); } catch (error) { /* no scenario to read */ }
   const values = query ? linkValues(query) : null;
-  const asked = query ? otherScenario(query, values) : null;
+  const openTab = query ? openingTab(query) : null;
+  const asked = query ? otherTab(otherScenario(query, values), openTab) : null;
+  if (query) reserveHeight(openTab);
   if (asked) {
     // The pre-rendered widget shows the default scenario's numbers: hidden until the
     // worker has rendered the link's own.
@@ -406,7 +463,7 @@
   let workerRendering = false;
   let prerendering = Promise.resolve();
   // The build's pre-rendered scenarios are in its language too: another language keeps the placeholder.
-  const extra = asked && values && lang === prerenderedLang && Array.isArray(CONFIG.prerenders)
+  const extra = asked && values && lang === prerenderedLang && !asked.tab && Array.isArray(CONFIG.prerenders)
     ? CONFIG.prerenders.find((entry) => sameValues(values, entry.values)) : null;
   if (extra) {
     prerendering = (async () => {
@@ -501,6 +558,7 @@
     clearTimeout(timer);
     if (status) status.remove();
     setInert(false);
+    releaseHeight();
   }
 
   // ----- Service worker: a cache per build, and a quiet note when a new one is ready

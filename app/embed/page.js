@@ -156,6 +156,9 @@ if (!page.installed) {
     const cls = el.className;
     if (typeof cls !== "string") return;
     if (embedded) hideInFrame(el);
+    // A long caption scrolls in its own box on a phone (app/styles/action_bar.css): only then is it
+    // a Tab stop, so a keyboard can scroll it as well.
+    if (el.classList.contains("sp-bar-caption")) set(el, "tabindex", el.scrollHeight > el.clientHeight + 1 ? "0" : null);
     if (el.shadowRoot && cls.includes("-Tabs")) enhanceTabs(el);
     // A named host: its button or its input carries the name.
     const name = el.shadowRoot ? hostName(el) : null;
@@ -229,7 +232,10 @@ if (!page.installed) {
 
   const postHeight = () => {
     if (window.parent === window) return;
-    const height = Math.ceil(Math.max(0, ...Array.from(document.body.children).map(bottom)) + window.scrollY);
+    // While the widget loads, the loader reserves the height it will have (web/loader.js).
+    const reserved = typeof window.specstepReservedHeight === "function" ? window.specstepReservedHeight() : 0;
+    const height = reserved > 0 ? reserved
+      : Math.ceil(Math.max(0, ...Array.from(document.body.children).map(bottom)) + window.scrollY);
     if (height === lastHeight || height <= 0) return;
     lastHeight = height;
     window.parent.postMessage({ type: page.heightType, height }, "*");
@@ -281,7 +287,13 @@ if (!page.installed) {
   // theme=dark|light in the URL; anything else follows the reader's setting.
   const theme = new URLSearchParams(window.location.search).get("theme");
   if (theme === "dark" || theme === "light") document.documentElement.dataset.theme = theme;
-  if (window.parent !== window) document.documentElement.classList.add("sp-embedded");
+  if (window.parent !== window) {
+    document.documentElement.classList.add("sp-embedded");
+    // The frame is as tall as its content and the host scrolls: the phone's bar cannot stick, and
+    // its jump to the inspector would scroll nothing (app/styles/action_bar.css, phone_only.css).
+    document.documentElement.style.setProperty("--sp-bar-position", "static");
+    document.documentElement.style.setProperty("--sp-phone-display", "none");
+  }
 
   watch(document.body);
   new ResizeObserver(schedule).observe(document.body);

@@ -221,7 +221,7 @@ class Caption(pn.viewable.Viewer):
         self.notice_pane = html(pn.bind(notice_html, m.param.notice), theme.CAPTION, margin=(8, 0, 0, 0),
                                 visible=pn.bind(bool, m.param.notice))
         self._layout = pn.Column(self.text, self.notice_pane, sizing_mode="stretch_width",
-                                 stylesheets=[theme.CAPTION_CARD], margin=(6, 0))
+                                 stylesheets=[theme.CAPTION_CARD], margin=(6, 0), css_classes=["sp-bar-caption"])
 
     # A watcher that sets the text, not a pane bound to the model: a bound pane re-resolves
     # its reference on every click (four times the cost of setting the text).
