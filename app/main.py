@@ -134,7 +134,8 @@ class LazyTab:
 
     def open(self, model, now=False):
         """Build the tab in a task of its own, after the click that opened it has been handled;
-        ``now`` for the tab the page opens on, which no click opens."""
+        ``now`` for the tab a link opens on, which no click opens: it is in the first render, never its
+        placeholder (a frame would shrink to the placeholder and grow again while the host's reader reads on)."""
         if self.built:
             return
         self.built = True
@@ -146,13 +147,6 @@ class LazyTab:
             self.layout.objects = [self.make(model)]
 
         pn.state.execute(build)
-
-    def build_now(self, model):
-        """Build the tab at once: the tab a link opens on is in the first render, never its placeholder
-        (the frame would shrink to the placeholder and grow again while the host's reader reads on)."""
-        if not self.built:
-            self.built = True
-            self.layout.objects = [self.make(model)]
 
 
 def language_switch(model):
@@ -211,12 +205,10 @@ def build_page():
             lazy[name].open(model)
 
     if link.start in lazy:
-        lazy[link.start].build_now(model)
-    tabs.param.watch(open_tab, "active")
-    if link.start in lazy:
         # A page can open on a tab that is not the registry's first (``tabs=guesses``, ``tab=exact``),
         # and ``active`` may not change (it starts at 0): that tab is built with the page.
         lazy[link.start].open(model, now=True)
+    tabs.param.watch(open_tab, "active")
     tabs.active = order.index(link.start)
     page.install(pn.state.curdoc)
     header = html(f'<h1>{theme.esc(t("page.title"))}</h1><p class="intro">{theme.esc(t("page.intro"))}</p>',
