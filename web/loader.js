@@ -541,13 +541,16 @@
   }
 
   // After app/embed/page.js has given the drawn widget its tab order (it runs on the next frames).
+  // A control Bokeh has just drawn may not take the focus yet: tried again for up to 2 s,
+  // for as long as the focus is nowhere else.
   function focusFirstControl() {
     let tries = 0;
+    const lost = () => document.hasFocus() && (!document.activeElement || document.activeElement === document.body);
     const attempt = () => {
-      const control = document.hasFocus() && (document.activeElement === document.body || !document.activeElement)
-        ? firstControl() : null;
+      if (!lost()) return;
+      const control = firstControl();
       if (control) control.focus();
-      else if (++tries < 20 && document.activeElement === document.body) setTimeout(attempt, 50);
+      if (lost() && ++tries < 40) setTimeout(attempt, 50);
     };
     requestAnimationFrame(() => requestAnimationFrame(attempt));
   }

@@ -49,6 +49,10 @@
     return "light";
   }
 
+  // Frames whose page has reported: only they are told (a frame still on about:blank has
+  // another origin, and a message to it would be an error in the console).
+  var heard = [];
+
   function tell(frame, scheme) {
     if (!frame.contentWindow) return;
     var origin = frame.getAttribute("data-specstep") || "*";
@@ -60,8 +64,8 @@
     var now = hostScheme();
     if (now === scheme) return;
     scheme = now;
-    var frames = specstepFrames();
-    for (var i = 0; i < frames.length; i++) tell(frames[i], scheme);
+    heard = heard.filter(function (frame) { return frame.isConnected; });
+    for (var i = 0; i < heard.length; i++) tell(heard[i], scheme);
   }
 
   window.addEventListener("message", function (event) {
@@ -70,6 +74,7 @@
     var frame = senderOf(event);
     if (!frame) return;
     frame.style.height = Math.min(Math.ceil(data.height), 20000) + "px";
+    if (heard.indexOf(frame) < 0) heard.push(frame);
     // Its page says which scheme it was told (none yet after a load): tell it when that is not ours.
     if (data.scheme !== (scheme || (scheme = hostScheme()))) tell(frame, scheme);
   });
@@ -93,11 +98,6 @@
     }
     follow();
   }
-  // A frame that (re)loads is told at once; its page also asks, with its first height.
-  document.addEventListener("load", function (event) {
-    var el = event.target;
-    if (el && el.tagName === "IFRAME" && el.hasAttribute("data-specstep")) tell(el, scheme || hostScheme());
-  }, true);
   if (document.body) observe();
   else document.addEventListener("DOMContentLoaded", observe);
 })();
