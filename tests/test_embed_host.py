@@ -134,9 +134,11 @@ def frame_of(visit, index=0, timeout=120.0):
         visit.page.wait_for_timeout(100)
 
 
+# Frames are polled on a timer: Chromium draws no frames (no requestAnimationFrame) in an
+# off-screen cross-origin iframe.
 def wait_frame_ready(visit, index=0, timeout=240_000):
     frame_of(visit, index).wait_for_function("() => document.body && document.body.dataset.specstep === 'ready'",
-                                             timeout=timeout)
+                                             timeout=timeout, polling=250)
 
 
 def frame_box(visit, selector=SPECSTEP_FRAMES):
@@ -197,13 +199,13 @@ def test_the_frame_follows_the_hosts_palette_live_and_theme_in_the_link_still_wi
     visit.page.goto(notes.page("palette.html", code))
     wait_frame_ready(visit)
     first, pinned = frame_of(visit, 0), frame_of(visit, 1)
-    first.wait_for_function("() => document.documentElement.dataset.theme === 'light'", timeout=15_000)
+    first.wait_for_function("() => document.documentElement.dataset.theme === 'light'", timeout=15_000, polling=250)
     look = first.evaluate(FRAME_LOOK_JS)
     assert look["background"] == LIGHT_PAGE
     shoot(visit, "embed_host_1200_light")
 
     visit.page.evaluate("() => document.body.setAttribute('data-md-color-scheme', 'slate')")
-    first.wait_for_function("() => document.documentElement.dataset.theme === 'dark'", timeout=5_000)
+    first.wait_for_function("() => document.documentElement.dataset.theme === 'dark'", timeout=5_000, polling=250)
     look = first.evaluate(FRAME_LOOK_JS)
     assert look["background"] == DARK_PAGE
     # No chip stays white on the dark page (the legend's rejected and discarded ones among them).
@@ -219,7 +221,7 @@ def test_the_frame_follows_the_hosts_palette_live_and_theme_in_the_link_still_wi
     shoot(visit, "embed_host_1200_dark")
 
     visit.page.evaluate("() => document.body.setAttribute('data-md-color-scheme', 'default')")
-    first.wait_for_function("() => document.documentElement.dataset.theme === 'light'", timeout=5_000)
+    first.wait_for_function("() => document.documentElement.dataset.theme === 'light'", timeout=5_000, polling=250)
     assert first.evaluate(FRAME_LOOK_JS)["background"] == LIGHT_PAGE
 
 
@@ -248,7 +250,7 @@ def test_start_now_by_keyboard_leaves_the_focus_on_the_widgets_first_control(vis
     frame = visit.page.locator(SPECSTEP_FRAMES)
     frame_of(visit).wait_for_function("() => document.getElementById('specstep-status') &&"
                                       " document.getElementById('specstep-status').dataset.stage === 'poster'",
-                                      timeout=120_000)
+                                      timeout=120_000, polling=250)
     visit.page.focus("#before")
     # Into the waiting embed: its only stop is "Start now", and the Tab scrolls it into view, which starts it.
     visit.page.keyboard.press("Tab")
@@ -309,7 +311,7 @@ def test_the_host_script_sizes_only_specstep_frames_from_their_origin(visit, sit
     assert 'data-specstep="http://127.0.0.1:9"' in elsewhere
     code = ours + '\n<iframe id="quiz" src="quiz.html" title="Quiz" height="150"></iframe>\n' + elsewhere
     visit.page.goto(notes.page("intruder.html", code))
-    frame_of(visit).wait_for_function("() => !!window.specstepPage", timeout=120_000)
+    frame_of(visit).wait_for_function("() => !!window.specstepPage", timeout=120_000, polling=250)
     visit.page.wait_for_function("() => parseFloat(document.querySelector(\"iframe[title='Lecture 7 widget']\").style.height)"
                                  " < 2200", timeout=30_000)  # ours is sized to its content
     visit.page.wait_for_timeout(1500)
