@@ -109,7 +109,8 @@ def test_the_builder_writes_every_choice_into_the_code():
 
 def test_the_code_holds_the_title_caption_and_host_script_escaped():
     code = snippet.snippet('http://127.0.0.1/x?a=1&b="2"', title='Lecture 7 <a> "frame"', caption="Figure 3: try seed 1")
-    assert code.startswith("<figure>\n<iframe ") and "<figcaption>Figure 3: try seed 1</figcaption>" in code
+    assert code.startswith("<figure style=") and ">\n<iframe " in code
+    assert "<figcaption>Figure 3: try seed 1</figcaption>" in code
     assert 'title="Lecture 7 &lt;a&gt; &quot;frame&quot;"' in code and "%222%22" in code
     assert code.rstrip().endswith("</script>") and "specstep:height" in code
     assert "//" not in code.split("<script>")[1]  # comments left out of the pasted script

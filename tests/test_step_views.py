@@ -506,7 +506,9 @@ def test_stylesheets_are_read_from_css_files_without_comments():
 def test_stylesheets_live_in_css_files_and_name_the_same_token_colours():
     sheet = (theme.STYLES / "chips.css").read_text()
     for token, (fill, on_fill, tint, ink) in theme.TOKEN_COLOURS.items():
-        rule = f"--fill: {fill}; --on-fill: {on_fill}; --tint: {tint}; --ink: {ink};"
+        t = token.lower()
+        rule = (f"--fill: var(--sp-tok-{t}, {fill}); --on-fill: var(--sp-tok-{t}-on, {on_fill}); "
+                f"--tint: var(--sp-tok-{t}-tint, {tint}); --ink: var(--sp-tok-{t}-ink, {ink});")
         assert sheet.count(rule) == 1, token
 
 

@@ -556,9 +556,61 @@
   function finished() {
     done = true;
     clearTimeout(timer);
+    const focusWasHere = holdsFocus();
     if (status) status.remove();
     setInert(false);
     releaseHeight();
+    if (focusWasHere) focusFirstControl();
+  }
+
+  // ----- Keyboard focus across the start: "Start now" is removed once pressed, the status
+  // line after it, and the widget is inert until ready. The focus stays on the status line
+  // meanwhile (not on <body>, from which the next Tab would leave the frame), then moves to
+  // the widget's first control.
+
+  function holdsFocus() {
+    return !!status && document.hasFocus() && status.contains(document.activeElement);
+  }
+
+  function keepFocusOnStatus() {
+    if (!holdsFocus() || document.activeElement === status) return;
+    status.tabIndex = -1;
+    status.focus({ preventScroll: true });
+  }
+
+  // The first element a Tab would reach in the widget, across shadow roots (as web browsers
+  // order them: a host's shadow tree, then its children); inert or hidden parts have none.
+  function firstControl() {
+    const stops = "a[href], button, input, select, textarea, [tabindex]";
+    const search = (root) => {
+      for (const el of root.children) {
+        if (el.inert) continue;
+        if (el.matches(stops) && el.tabIndex >= 0 && !el.disabled && el.checkVisibility()) return el;
+        const inner = (el.shadowRoot && search(el.shadowRoot)) || search(el);
+        if (inner) return inner;
+      }
+      return null;
+    };
+    for (const root of rootElements()) {
+      const found = search(root);
+      if (found) return found;
+    }
+    return null;
+  }
+
+  // After app/embed/page.js has given the drawn widget its tab order (it runs on the next frames).
+  // A control Bokeh has just drawn may not take the focus yet: tried again for up to 2 s,
+  // for as long as the focus is nowhere else.
+  function focusFirstControl() {
+    let tries = 0;
+    const lost = () => document.hasFocus() && (!document.activeElement || document.activeElement === document.body);
+    const attempt = () => {
+      if (!lost()) return;
+      const control = firstControl();
+      if (control) control.focus();
+      if (lost() && ++tries < 40) setTimeout(attempt, 50);
+    };
+    requestAnimationFrame(() => requestAnimationFrame(attempt));
   }
 
   // ----- Service worker: a cache per build, and a quiet note when a new one is ready
@@ -664,6 +716,7 @@
       if (started) return;
       started = true;
       observer.disconnect();
+      keepFocusOnStatus();
       go();
     };
     const observer = new IntersectionObserver((entries) => {

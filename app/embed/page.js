@@ -152,6 +152,21 @@ if (!page.installed) {
     }
   };
 
+  // A disabled slider (a locked embed's width) is no Tab stop: Bokeh marks its track disabled,
+  // but noUiSlider's handle keeps tabindex=0. Restored when the slider is enabled again.
+  const untabDisabledSlider = (handle) => {
+    const disabled = !!handle.closest("[disabled]");
+    if (disabled) {
+      set(handle, "tabindex", "-1");
+      set(handle, "aria-disabled", "true");
+      handle.dataset.spUntabbed = "1";
+    } else if (handle.dataset.spUntabbed) {
+      set(handle, "tabindex", "0");
+      set(handle, "aria-disabled", null);
+      delete handle.dataset.spUntabbed;
+    }
+  };
+
   const enhance = (el) => {
     const cls = el.className;
     if (typeof cls !== "string") return;
@@ -181,6 +196,7 @@ if (!page.installed) {
       const text = aroundName(el) || (title ? title.textContent.split(":")[0].trim() : "");
       if (text) set(el, "aria-label", text);
     }
+    if (el.getAttribute && el.getAttribute("role") === "slider") untabDisabledSlider(el);
     // Charts are pictures with a name (a Bokeh model's html_attributes), or, without one, hidden
     // from screen readers (their numbers are in the tables beside them); never Tab stops.
     if (el.shadowRoot && (cls.includes("bk-Figure") || cls.includes("bk-Plot"))) {
@@ -238,7 +254,8 @@ if (!page.installed) {
       : Math.ceil(Math.max(0, ...Array.from(document.body.children).map(bottom)) + window.scrollY);
     if (height === lastHeight || height <= 0) return;
     lastHeight = height;
-    window.parent.postMessage({ type: page.heightType, height }, "*");
+    // With the scheme the host said (none yet): a host that has not said it yet answers.
+    window.parent.postMessage({ type: page.heightType, height, scheme: page.hostScheme || null }, "*");
   };
 
   // Keyboard shortcuts: a letter presses its button when nothing that takes text has the focus.
@@ -284,15 +301,24 @@ if (!page.installed) {
     }
   });
 
-  // theme=dark|light in the URL; anything else follows the reader's setting.
+  // theme=dark|light in the URL; without it, the host page's scheme once its host script
+  // says it ({type: "specstep:scheme"}, app/embed/host.js, live), else the reader's setting.
   const theme = new URLSearchParams(window.location.search).get("theme");
   if (theme === "dark" || theme === "light") document.documentElement.dataset.theme = theme;
+  const followHost = (event) => {
+    const data = event.data;
+    if (event.source !== window.parent || !data || data.type !== "specstep:scheme") return;
+    if (data.scheme !== "dark" && data.scheme !== "light") return;
+    page.hostScheme = data.scheme;
+    if (theme !== "dark" && theme !== "light") document.documentElement.dataset.theme = data.scheme;
+  };
   if (window.parent !== window) {
     document.documentElement.classList.add("sp-embedded");
     // The frame is as tall as its content and the host scrolls: the phone's bar cannot stick, and
     // its jump to the inspector would scroll nothing (app/styles/action_bar.css, phone_only.css).
     document.documentElement.style.setProperty("--sp-bar-position", "static");
     document.documentElement.style.setProperty("--sp-phone-display", "none");
+    window.addEventListener("message", followHost);
   }
 
   watch(document.body);
