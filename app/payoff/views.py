@@ -254,8 +254,6 @@ class BatchView(pn.viewable.Viewer):
 
     def __init__(self, **params):
         super().__init__(**params)
-        from .chart import WidthChart  # bokeh.plotting, only once the tab is shown
-
         m = self.model
         slider = {"name": "", "throttled": True, "bar_color": theme.ACCENT, "sizing_mode": "stretch_width",
                   "min_width": 160, "margin": (4, 10)}
@@ -266,9 +264,11 @@ class BatchView(pn.viewable.Viewer):
         self.reading = html(pn.bind(self._reading, m.param.batch_table, m.param.table), css=css())
         self.tiles = html(pn.bind(self._tiles, m.param.batch_table), css=css())
         self.keys = html(pn.bind(self._keys, m.param.batch_table), css=css())
-        self.chart = WidthChart(t("payoff.batch.chart"), t("payoff.batch.chart.axis"), reference=1)
-        self.chart_box = pn.Column(self.chart.pane, sizing_mode="stretch_width", margin=0,
-                                   visible=m.batched)
+        # The chart is built with its first numbers, not before: in a page that opens on this tab, an
+        # empty figure here kept BokehJS from ever reporting the document idle, so Panel's onload (and
+        # with it the tab's tables) never came (seen under panel serve with ?tab=payoff).
+        self.chart = None
+        self.chart_box = pn.Column(sizing_mode="stretch_width", margin=0, visible=m.batched)
         self.numbers = html(pn.bind(self._numbers, m.param.batch_table), css=css(), margin=(6, 0, 0, 0))
         self._layout = pn.Column(
             self.lead,
@@ -293,6 +293,10 @@ class BatchView(pn.viewable.Viewer):
         self.chart_box.visible = bt is not None
         if bt is None or one is None:
             return
+        if self.chart is None:
+            from .chart import WidthChart  # bokeh.plotting, only once the tab is shown
+            self.chart = WidthChart(t("payoff.batch.chart"), t("payoff.batch.chart.axis"), reference=1)
+            self.chart_box.objects = [self.chart.pane]
         x = words.times
         curves = {"exact": [(r.width, r.speedup, t("payoff.hover.batch", width=r.width, value=x(r.speedup)))
                             for r in bt.rows],

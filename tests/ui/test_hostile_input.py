@@ -46,3 +46,14 @@ def test_an_emptied_seed_box_returns_to_the_seed_with_a_notice(app_page):
     page.wait_for_timeout(800)
     assert_clean(page)  # today: "Integer parameter 'StepModel.seed' must be an integer" in the server's log
     has_text(page, seed_kept(1), timeout=15)
+
+
+@pytest.mark.parametrize("query", ["?tab=payoff", "?tab=payoff&draft=lookup", "?tabs=payoff"])
+def test_a_page_that_opens_on_the_payoff_tab_computes_its_tables(app_page, query):
+    """Built in the first render, the tab's tables still come: its batch chart once kept BokehJS from
+    ever reporting the document idle, so Panel's onload never ran and "Computing…" stayed for good."""
+    page = app_page
+    page.goto(page.base_url + query)
+    page.get_by_role("tab", name="When it pays off", selected=True).wait_for(timeout=30_000)
+    has_text(page, "is best: expected speedup", timeout=40)
+    assert_clean(page)
