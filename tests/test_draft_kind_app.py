@@ -87,3 +87,12 @@ def test_the_step_tab_never_tests_a_draft_name():
     for name in ("words.py", "inspector.py", "views.py"):
         source = (ROOT / "app" / "step" / name).read_text(encoding="utf-8")
         assert not compare.findall(source), name
+
+
+def test_the_cli_help_and_the_payoff_tab_read_the_registry(uniform, capsys):
+    from app.payoff import words as payoff_words
+    from core.cli import main
+    with pytest.raises(SystemExit):
+        main(["exact", "--help"])
+    assert "uniform (every token alike)" in re.sub(r"\s+", " ", capsys.readouterr().out)
+    assert set(payoff_words.NO_CLOSED_FORM) == {"lookup", "heads"}  # a table kind has the closed forms
