@@ -13,14 +13,22 @@ from . import fast_update
 from . import theme
 from .i18n import has, language, t
 
-# The draft choice as every view labels it (the model's objects; views show draft_options()).
-DRAFT_OPTIONS = {kind.label: kind.name for kind in core.DRAFT_KINDS.values()}
+def draft_objects():
+    """The draft choice as every view labels it (label -> name), read from ``core.DRAFT_KINDS`` when
+    asked, so a kind registered later is a choice too; views show ``draft_options()``."""
+    return {kind.label: kind.name for kind in core.DRAFT_KINDS.values()}
+
+
+# The kinds registered when the app was imported (the payoff, exact and guesses tabs' choices).
+DRAFT_OPTIONS = draft_objects()
 
 
 def draft_options(options=None):
-    """``options`` (label -> draft; DRAFT_OPTIONS by default) with labels in the page's language."""
-    options = DRAFT_OPTIONS if options is None else options
-    return {t(f"draft.{value}") if has(f"draft.{value}") else label: value for label, value in options.items()}
+    """``options`` (label -> draft; every kind by default) with labels in the page's language."""
+    options = draft_objects() if options is None else options
+    kinds = core.DRAFT_KINDS
+    keys = {value: kinds[value].label_key if value in kinds else f"draft.{value}" for value in options.values()}
+    return {t(keys[value]) if has(keys[value]) else label: value for label, value in options.items()}
 
 
 @contextmanager

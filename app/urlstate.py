@@ -22,6 +22,7 @@ from fractions import Fraction
 from urllib.parse import parse_qsl, urlencode
 
 import core
+from core.drafts import Names
 from core.numbers import parse_fraction
 
 from app import i18n
@@ -103,7 +104,7 @@ class Prop:
 
     def valid(self):
         """The valid values in words, in the page's language ("a whole number from 1 to 8")."""
-        fields = {k: _either(v) if isinstance(v, tuple) else v for k, v in self.must.items()}
+        fields = {k: _either(tuple(v)) if isinstance(v, (tuple, Names)) else v for k, v in self.must.items()}
         return t(f"url.must.{self.name}", **fields)
 
     @property
@@ -114,8 +115,8 @@ class Prop:
 
 
 PROPS = (
-    Prop("draft", "choice", "aligned", choices=tuple(core.ALL_DRAFTS),
-         must={"choices": tuple(core.ALL_DRAFTS)}),
+    # core.ALL_DRAFTS itself, a live view: a kind registered later is a valid link value too.
+    Prop("draft", "choice", "aligned", choices=core.ALL_DRAFTS, must={"choices": core.ALL_DRAFTS}),
     Prop("width", "int", 3, low=1, high=core.MAX_WIDTH, must={"low": 1, "high": core.MAX_WIDTH}),
     Prop("seed", "int", 0, low=0, high=SEED_MAX, must={"low": 0, "high": SEED_MAX}),
     Prop("lookahead", "threshold", LOOKAHEAD_OFF, choices=LOOKAHEADS,

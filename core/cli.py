@@ -13,7 +13,7 @@ from . import batch, display, exact, payoff, rulecard, tree, tree_exact, typical
 from .config import DRAFTS, MAX_OUTPUT, MAX_SEED, MAX_TOKENS, MAX_WIDTH, ConfigError
 from .numbers import parse_fraction, parse_int
 from .rule import decompose, parse_distribution
-from .drafts import ALL_DRAFTS
+from .drafts import ALL_DRAFTS, KINDS as DRAFT_KINDS
 from .schedule import SCHEDULES
 from .session import simulate
 from .transform import MAX_TOP_K, TRANSFORM_AT, Transform, parse_temperature, parse_top_k
@@ -76,9 +76,7 @@ def build_parser():
 
     def scenario(p, width=True):
         p.add_argument("--draft", choices=ALL_DRAFTS, required=True,
-                       help="aligned, biased (draft tables), lookup (copy what followed the last token's most "
-                            "recent earlier occurrence) or heads (Medusa-style: proposal i from the target's "
-                            "i-step-ahead distribution)")
+                       help="; ".join(f"{k.name} ({k.summary})" for k in DRAFT_KINDS.values()))
         if width:
             p.add_argument("--width", required=True, help=f"draft length per block, 1 to {MAX_WIDTH}"
                                                           " (with --schedule heuristic: the first block's)")

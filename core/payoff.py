@@ -120,7 +120,7 @@ def alpha(draft):
     """Average acceptance rate: sum(min(p, q)) weighted by how often the target visits each state."""
     target = toy_tables.target.rows
     visits = stationary({s: dict(zip(TOKENS, target[s])) for s in TOKENS})
-    q = toy_tables.drafts[draft].rows
+    q = drafts.KINDS[draft].table  # a table kind's rows (core.drafts)
     return sum(visits[s] * sum(min(a, b) for a, b in zip(target[s], q[s])) for s in TOKENS)
 
 
@@ -266,7 +266,7 @@ def payoff(draft, width, cost, lookahead=None, variant="exact", transform=NONE):
     lookahead = None if lookahead is None else Fraction(lookahead)
     per_pass, draft_steps = long_run(draft, width, lookahead, variant, "fixed", transform)
     # The closed form needs one acceptance rate per table row, from the untransformed tables.
-    a = alpha(draft) if draft in toy_tables.drafts and transform.identity else None
+    a = alpha(draft) if draft in drafts.TABLE_DRAFTS and transform.identity else None
     closed = closed_tokens_per_pass(a, width) if lookahead is None and a is not None else None
     closed_time = closed_time_per_token(a, width, cost) if lookahead is None and a is not None else None
     return Payoff(draft, width, cost, lookahead, a, per_pass, draft_steps, (cost * draft_steps + 1) / per_pass,
@@ -281,7 +281,7 @@ def heuristic_payoff(draft, cost, variant="exact", transform=NONE):
     """
     cost = check_cost(cost)
     per_pass, draft_steps = long_run(draft, 1, None, variant, "heuristic", transform)
-    a = alpha(draft) if draft in toy_tables.drafts and transform.identity else None
+    a = alpha(draft) if draft in drafts.TABLE_DRAFTS and transform.identity else None
     return Payoff(draft, None, cost, None, a, per_pass,
                   draft_steps, (cost * draft_steps + 1) / per_pass, None, None, "heuristic",
                   mean_width(draft, 1, None, variant, "heuristic", transform))

@@ -60,7 +60,7 @@ def keep_chances(draft, variant="exact"):
     v = ALL_VARIANTS[variant]
     out = []
     for last, p in toy_tables.target.rows.items():
-        q = toy_tables.drafts[draft].rows[last]
+        q = drafts.KINDS[draft].table[last]
         for x, proposed in enumerate(v.propose_dist(q)):
             if proposed:
                 out.append(KeepChance(last, TOKENS[x], p[x], q[x], proposed, v.accept_probability(p, q, x)))

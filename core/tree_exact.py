@@ -21,6 +21,7 @@ from typing import Optional
 import toy_tables
 from toy_tables import TOKENS
 
+from . import drafts
 from .config import MAX_TOKENS
 from .exact import marginal, target_distribution, total_variation
 from .rule import residual
@@ -30,7 +31,7 @@ ONE = Fraction(1)
 
 
 def _rows(draft, last):
-    return toy_tables.target.rows[last], toy_tables.drafts[draft].rows[last]
+    return toy_tables.target.rows[last], drafts.KINDS[draft].table[last]
 
 
 @lru_cache(maxsize=None)

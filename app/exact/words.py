@@ -9,7 +9,7 @@ over many scenarios. The words are in the catalogues (``app/i18n``, keys
 import re
 from fractions import Fraction
 
-from core import DRAFTS, display, rates, typical
+from core import DRAFT_KINDS, display, rates, typical
 
 from ..i18n import DEFAULT, has, language, t
 
@@ -54,7 +54,8 @@ def never_rejected(draft, variant):
     """Whether every proposal this draft can make is kept by the rule's test (core's keep chances).
 
     ``core.rates`` has keep chances for the table drafts only; lookup and heads are rejected sometimes."""
-    if draft not in DRAFTS:
+    kind = DRAFT_KINDS.get(draft)
+    if kind is None or not kind.has_table:
         return False
     return all(c.accept == 1 for c in rates.keep_chances(draft, variant))
 

@@ -8,6 +8,7 @@ many scenarios. The words are in the catalogues (``app/i18n``, keys
 ``payoff.*``): one whole template per situation, in the page's language.
 """
 
+import core
 from core import display, payoff
 
 from ..i18n import has, t
@@ -163,7 +164,7 @@ def lookahead_plain(draft, threshold, table, lookahead_table):
     text = t("payoff.lookahead.best", threshold=th, width=dynamic.width, speedup=times(dynamic.speedup),
              fixed_speedup=times(fixed.speedup), fixed_width=fixed.width)
     same = all(a.time_per_token == b.time_per_token for a, b in zip(table.rows, lookahead_table.rows))
-    if same and draft == "lookup":
+    if same and core.DRAFT_KINDS[draft].drafter.copies:  # a copy's q(x) is 1: never below the threshold
         return text + t("payoff.lookahead.lookup_never")
     if same:
         return text + t("payoff.lookahead.never_stops", draft=draft_name(draft))
@@ -271,7 +272,9 @@ def batch_tiles(bt):
 
 _CONSTANTS = {
     "HEURISTIC_COMPUTING": heuristic_computing,
-    "NO_CLOSED_FORM": lambda: {d: t(f"payoff.reading.no_closed_form.{d}").strip() for d in ("lookup", "heads")},
+    # The closed forms need a table (core.payoff.alpha): every other kind says why it has none.
+    "NO_CLOSED_FORM": lambda: {k.name: t(f"payoff.reading.no_closed_form.{k.name}").strip()
+                               for k in core.DRAFT_KINDS.values() if not k.has_table},
 }
 
 

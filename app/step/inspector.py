@@ -139,10 +139,10 @@ def proposal_html(it, draft="aligned"):
         facts.append((esc(t("step.fact.replacement")),
                       f'{theme.chip(c.token, "sm")} {esc(t("step.fact.replacement.what", token=x.token))}'))
     out += _facts(facts)
-    lead = {"lookup": words.lookup_explain, "heads": words.heads_explain}.get(draft)
+    lead = words.draft_lead(draft, x)
     out += '<div class="explain">'
     if lead is not None:
-        out += f'<p class="draft-note">{theme.esc(lead(x))}</p>'
+        out += f'<p class="draft-note">{theme.esc(lead)}</p>'
     out += f'<p>{theme.esc(words.explain_proposal(x, d))}</p></div>'
     return out
 

@@ -30,7 +30,7 @@ import core
 
 from .. import urlstate
 from ..i18n import t
-from ..parts import DRAFT_OPTIONS, TabModel, one_update
+from ..parts import DRAFT_OPTIONS, TabModel, draft_objects, one_update
 from . import words
 
 ACTIONS = words.ACTION_NAMES
@@ -137,6 +137,9 @@ class StepModel(TabModel):
         if params.get("lookahead", urlstate.LOOKAHEAD_OFF) != urlstate.LOOKAHEAD_OFF:
             params.setdefault("threshold", params["lookahead"])
         params.setdefault("happened", words.START)  # in the page's language, so set per model
+        kinds = draft_objects()
+        if dict(StepModel.param.draft.names or {}) != kinds:  # a kind registered (or removed) since the import
+            StepModel.param.draft.objects = kinds
         super().__init__(**params)
         if self.session is None:
             self.session = core.Session.start(self.config())

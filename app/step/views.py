@@ -30,7 +30,7 @@ from ..embed.guide import Guide
 from ..embed import words as embed_words
 from ..i18n import t
 from ..parts import ActionButtons, Opener, draft_options, field, html, open_attrs, slider_title, update_changed
-from . import words
+from . import draft_words, words
 from .inspector import Inspector
 from .model import StepModel, interesting_item
 
@@ -377,7 +377,7 @@ def counters_html(session):
         f'<div class="n">{per_pass_text}</div><div class="what">{theme.esc(t("step.counters.per_pass"))}</div></div>'
         '</div>')
     rows = (words.counter_details(early_stops=session.config.lookahead is not None)
-            + ((words.counter("ordinary_steps"),) if session.config.draft == "lookup" else ()))
+            + ((words.counter("ordinary_steps"),) if draft_words.of(session.config.draft).counts_ordinary_steps else ()))
     details = "".join(
         f'<div class="counter sm" title="{theme.esc(what)}"><div class="n">{getattr(c, name)}</div>'
         f'<div class="what">{theme.esc(label)}</div></div>' for name, label, what in rows)

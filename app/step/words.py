@@ -15,9 +15,10 @@ language. The module's constants (``LABELS``, ``START``, ...) are read through
 
 from core import TOKENS
 from core.display import dec, exact_or_dec, versus
-from core.drafts import lookup_match, next_q
+from core.drafts import lookup_match
 
 from ..i18n import has, t
+from . import draft_words
 
 ACTION_NAMES = ("draft", "verify", "commit", "step", "run_block", "run_to_end", "reset")
 PHASES = ("draft", "verify", "commit")
@@ -156,23 +157,12 @@ def drafted(block, config):
     n = len(block.proposals)
     if not n:
         return nothing_to_copy(block.prefix)
-    listed = tokens(p.token for p in block.proposals)
-    if config.draft == "lookup":
-        text = t(f"step.drafted.lookup.{_n(n)}", tokens=count(n, "token"), proposals=listed)
-    elif config.draft == "heads" and n == 1:
-        text = t("step.drafted.heads.one", proposals=listed)
-    elif config.draft == "heads":
-        text = t("step.drafted.heads.other", heads=count(n, "head"), proposals=listed)
-        text = text[0].upper() + text[1:]  # the count starts the sentence
-    else:
-        text = t(f"step.drafted.{_n(n)}", tokens=count(n, "token"), proposals=listed)
+    kind = draft_words.of(config.draft)
+    text = kind.drafted(n, tokens(p.token for p in block.proposals), count)
     if block.stopped_early:
         text += t("step.space") + early_stop(block, config)
-    elif (config.draft == "lookup" and block.width is not None and n < block.width
-          and n < config.max_tokens - len(block.prefix)):
-        text += t("step.drafted.no_more_copy", n=number(n))
     elif block.width is not None and n < block.width:
-        text += t("step.drafted.no_room", n=number(n))
+        text += kind.short_of_width(block, config, n, number)
     return text
 
 
@@ -208,8 +198,7 @@ def verified(block, pending=True, draft=None):
             text = t("step.verified.first_rejected", ordinal=ordinal(r.index), token=r.token,
                      correction=block.correction.token)
         if discarded:
-            kind = "heads." if draft == "heads" else ""
-            text += t(f"step.verified.discarded.{kind}{_n(discarded)}", discarded=count(discarded, "proposal"))
+            text += t(draft_words.of(draft).discarded_key(discarded), discarded=count(discarded, "proposal"))
     if pending:
         text += t("step.verified.pending", tokens=tokens(block.committed))
     return text
@@ -228,22 +217,7 @@ def next_words(session):
     s = session
     if s.phase == "draft":
         n = min(s.width, s.left)  # a count of tokens (the schedule's width), not a probability
-        if s.config.draft == "lookup":
-            if next_q("lookup", s.output) is None:
-                if not s.output:
-                    return t("step.next.lookup_nothing.empty")
-                return t("step.next.lookup_nothing", token=s.output[-1])
-            if s.output:
-                return t("step.next.lookup_after", tokens=count(n, "token"), output=tokens(s.output))
-            return t("step.next.lookup", tokens=count(n, "token"))
-        if s.config.draft == "heads":
-            if s.output:
-                return t("step.next.heads_after", heads=count(n, "head"), tokens=count(n, "token"),
-                         output=tokens(s.output))
-            return t("step.next.heads", heads=count(n, "head"), tokens=count(n, "token"))
-        if s.output:
-            return t("step.next.draft_after", tokens=count(n, "token"), output=tokens(s.output))
-        return t("step.next.draft", tokens=count(n, "token"))
+        return draft_words.of(s.config.draft).next_draft(s, n, count, tokens)
     if s.phase == "verify":
         n = len(s.pending.proposals)
         if not n:
@@ -496,19 +470,12 @@ def explain_proposal(proposal, decomposition):
 
 def q_row_label(draft):
     """The inspector's label for the draft row: lookup's q is one-hot, a head's q is its own guess."""
-    if draft in ("lookup", "heads"):
-        return t(f"step.row.q.{draft}"), t(f"step.row.q.{draft}.what")
-    return row("q")
+    return draft_words.of(draft).q_row(row)
 
 
 def where_rows(draft, proposal):
     """Which rows this position uses, in one sentence."""
-    x = proposal
-    if draft == "lookup":
-        return t("step.where.lookup", row=row_name(x.prefix))
-    if draft == "heads":
-        return t("step.where.heads", head=x.index + 1, tokens=count(x.index + 1, "token"), row=row_name(x.prefix))
-    return t("step.inspector.rows_for", row=row_name(x.prefix))
+    return draft_words.of(draft).where(proposal, row_name, count)
 
 
 def copied_from(proposal):
@@ -520,15 +487,19 @@ def copied_from(proposal):
     return t("step.copied.from", token=x.token, last=x.prefix[-1], position=match + 1, next=x.prefix[match + 1])
 
 
+def draft_lead(draft, proposal):
+    """The sentence on this draft's q before the rule's own (lookup's one-hot q, a head's guess), or None."""
+    return draft_words.of(draft).lead(proposal, count)
+
+
 def lookup_explain(proposal):
     """The one sentence that explains lookup's one-hot q."""
-    return t("step.explain.lookup", token=proposal.token)
+    return draft_words.of("lookup").lead(proposal, count)
 
 
 def heads_explain(proposal):
     """The one sentence that explains a head's q beside the p it is tested against."""
-    x = proposal
-    return t("step.explain.heads", head=x.index + 1, steps=count(x.index + 1, "step"))
+    return draft_words.of("heads").lead(proposal, count)
 
 
 def ordinary_why(block):
