@@ -27,8 +27,10 @@ def test_the_table_has_every_tab_in_the_apps_order_at_every_width():
     for tab, rows in table.items():
         assert [w for w, _ in rows] == list(WIDTHS), tab
         assert all(h > 500 for _, h in rows), tab  # the widget, not a placeholder
-        # Narrower is taller (text wraps, parts stack).
-        assert [h for _, h in rows] == sorted((h for _, h in rows), reverse=True), (tab, rows)
+        # Narrower is taller (text wraps, parts stack), give or take a pixel of rounding between two
+        # widths at which nothing wraps differently (step: 3057 px at 600, 3058 px at 768).
+        heights = [h for _, h in rows]
+        assert all(narrow >= wide - 2 for narrow, wide in zip(heights, heights[1:])), (tab, rows)
 
 
 @pytest.mark.browser
