@@ -198,7 +198,11 @@ def test_the_frame_follows_the_hosts_palette_live_and_theme_in_the_link_still_wi
             + snippet.iframe(site.url + "index.html?theme=light", title="Lecture 7, always light"))
     visit.page.goto(notes.page("palette.html", code))
     wait_frame_ready(visit)
+    # The first frame keeps its final height from its first paint (the loader's reserve), so the lazy
+    # second frame, 3,000 px further down, loads only once the reader nears it.
+    visit.page.locator(SPECSTEP_FRAMES).nth(1).scroll_into_view_if_needed()
     first, pinned = frame_of(visit, 0), frame_of(visit, 1)
+    visit.page.evaluate("() => window.scrollTo(0, 0)")
     first.wait_for_function("() => document.documentElement.dataset.theme === 'light'", timeout=15_000, polling=250)
     look = first.evaluate(FRAME_LOOK_JS)
     assert look["background"] == LIGHT_PAGE
@@ -312,8 +316,10 @@ def test_the_host_script_sizes_only_specstep_frames_from_their_origin(visit, sit
     code = ours + '\n<iframe id="quiz" src="quiz.html" title="Quiz" height="150"></iframe>\n' + elsewhere
     visit.page.goto(notes.page("intruder.html", code))
     frame_of(visit).wait_for_function("() => !!window.specstepPage", timeout=120_000, polling=250)
-    visit.page.wait_for_function("() => parseFloat(document.querySelector(\"iframe[title='Lecture 7 widget']\").style.height)"
-                                 " < 2200", timeout=30_000)  # ours is sized to its content
+    # Ours is sized by the host script: a height in px it was posted (the loader's reserve for the step
+    # tab, then its content), where the snippet's own CSS height is a max(...) expression.
+    visit.page.wait_for_function("() => /^[0-9.]+px$/.test(document.querySelector(\"iframe[title='Lecture 7 widget']\")"
+                                 ".style.height)", timeout=30_000)
     visit.page.wait_for_timeout(1500)
     assert visit.page.evaluate("() => document.getElementById('quiz').style.height") == ""  # never sized
     assert frame_box(visit, "#quiz")[1] < 200
