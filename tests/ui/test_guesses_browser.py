@@ -34,6 +34,10 @@ def topmost_pixel(page, colour):
 
     from PIL import Image
 
+    # The tree is drawn above its "Inspect node" picker: bring both on screen first
+    # (taller cards above can push the tree below a 900 px viewport).
+    page.get_by_label("Inspect node").evaluate("e => e.scrollIntoView({block: 'end'})")
+    page.wait_for_timeout(300)
     image = Image.open(io.BytesIO(page.screenshot())).convert("RGB")
     for y in range(0, image.height, 2):
         for x in range(0, image.width, 2):
