@@ -36,9 +36,10 @@ except ImportError:
 import panel as pn
 
 from app import fast_update, i18n, theme, urlstate
-from app.embed import links, page
 from app.i18n import t
-from app.parts import html
+from app.page import links
+from app.page import script as page
+from app.parts import Lazy, html
 from app.step.model import StepModel
 from app.step.views import StepView, notice_html
 
@@ -123,30 +124,10 @@ def page_address(href):
     return (href or "").split("#")[0].split("?")[0]
 
 
-class LazyTab:
-    """A tab's placeholder until first opened; then the tab itself, built once."""
-
-    def __init__(self, title, make):
-        self.make = make
-        self.built = False
-        self.holder = html(f'<p class="muted">{theme.esc(t("page.opening", tab=title))}</p>', margin=(12, 0))
-        self.layout = pn.Column(self.holder, sizing_mode="stretch_width", margin=0)
-
-    def open(self, model, now=False):
-        """Build the tab in a task of its own, after the click that opened it has been handled;
-        ``now`` for the tab a link opens on, which no click opens: it is in the first render, never its
-        placeholder (a frame would shrink to the placeholder and grow again while the host's reader reads on)."""
-        if self.built:
-            return
-        self.built = True
-        if now:
-            self.layout.objects = [self.make(model)]
-            return
-
-        async def build():
-            self.layout.objects = [self.make(model)]
-
-        pn.state.execute(build)
+def lazy_tab(title, make, model):
+    """A tab's placeholder until first opened; then the tab itself, built once (``parts.Lazy``)."""
+    holder = html(f'<p class="muted">{theme.esc(t("page.opening", tab=title))}</p>', margin=(12, 0))
+    return Lazy(lambda: make(model), holder)
 
 
 def language_switch(model):
@@ -194,7 +175,7 @@ def build_page():
         step.embed.base = pn.bind(page_address, location.param.href)
     if link.notices:  # beside the scenario's own notices, in the step tab's caption
         model.notice = " ".join(filter(None, (model.notice, *link.notices)))
-    lazy = {name: LazyTab(words(title), make) for name, title, make in chosen if name != first_name}
+    lazy = {name: lazy_tab(words(title), make, model) for name, title, make in chosen if name != first_name}
     tabs = pn.Tabs(*((words(title), step if name == first_name else lazy[name].layout) for name, title, _ in chosen),
                    sizing_mode="stretch_width", margin=(8, 0, 0, 0), stylesheets=[theme.TABS])
     order = [name for name, _, _ in chosen]
@@ -202,12 +183,12 @@ def build_page():
     def open_tab(event):
         name = order[event.new]
         if name in lazy:
-            lazy[name].open(model)
+            lazy[name].open()
 
     if link.start in lazy:
         # A page can open on a tab that is not the registry's first (``tabs=guesses``, ``tab=exact``),
         # and ``active`` may not change (it starts at 0): that tab is built with the page.
-        lazy[link.start].open(model, now=True)
+        lazy[link.start].open(now=True)
     tabs.param.watch(open_tab, "active")
     tabs.active = order.index(link.start)
     page.install(pn.state.curdoc)

@@ -1,7 +1,9 @@
-"""Small pieces every view shares: one update per click, a labelled control, HTML panes, the charts' look."""
+"""Small pieces every view shares: one update per click, a labelled control, HTML panes, parts built when
+first needed, the charts' look. The one home of such helpers: a tab package imports no other tab's."""
 
 import sys
 import traceback
+from collections.abc import Mapping
 from contextlib import contextmanager
 
 import panel as pn
@@ -13,14 +15,34 @@ from . import fast_update
 from . import theme
 from .i18n import has, language, t
 
+
 def draft_objects():
     """The draft choice as every view labels it (label -> name), read from ``core.DRAFT_KINDS`` when
     asked, so a kind registered later is a choice too; views show ``draft_options()``."""
     return {kind.label: kind.name for kind in core.DRAFT_KINDS.values()}
 
 
-# The kinds registered when the app was imported (the payoff, exact and guesses tabs' choices).
-DRAFT_OPTIONS = draft_objects()
+class DraftChoices(Mapping):
+    """``draft_objects()`` as a mapping read each time it is used: a view built after a kind was
+    registered offers it, although its module imported ``DRAFT_OPTIONS`` before."""
+
+    def __getitem__(self, label):
+        return draft_objects()[label]
+
+    def __iter__(self):
+        return iter(draft_objects())
+
+    def __len__(self):
+        return len(core.DRAFT_KINDS)
+
+
+DRAFT_OPTIONS = DraftChoices()
+
+
+def draft_name(draft):
+    """A draft's name in a sentence ("biased", "偏置"): ``step.draft_name.<name>``, else the name itself."""
+    key = f"step.draft_name.{draft}"
+    return t(key) if has(key) else draft
 
 
 def draft_options(options=None):
@@ -159,13 +181,13 @@ class ActionButtons:
                            styles={**self.styles[action], NEXT: "1" if upcoming else "0"})
 
 
-OPEN_CLASS = "sp-open"  # the hidden input of an Opener (app/embed/page.js writes to it)
+OPEN_CLASS = "sp-open"  # the hidden input of an Opener (app/page/page.js writes to it)
 
 
 class Opener:
     """Buttons drawn in HTML (the token chips, the block history) that open something in the inspector.
 
-    Such a button carries ``data-sp-open="KEY"``; ``app/embed/page.js`` turns its click into
+    Such a button carries ``data-sp-open="KEY"``; ``app/page/page.js`` turns its click into
     ``KEY@n`` (n counts clicks, so the same button twice is two changes) in a hidden text input,
     and one watcher hands KEY to ``open(key)``. Drawn as HTML, restyling a strip is one text
     change; as Bokeh buttons, every button whose class or visibility changes makes BokehJS lay
@@ -188,11 +210,60 @@ def open_attrs(key, description):
     return f'type="button" data-sp-open="{theme.esc(key)}" title="{theme.esc(description)}"'
 
 
-def html(text="", *sheets, **params):
-    """An HTML pane with the base stylesheet plus ``sheets`` (e.g. ``theme.CHIPS``), stretched to its column."""
+def html(text="", *sheets, css=None, **params):
+    """An HTML pane with the base stylesheet plus ``sheets`` (e.g. ``theme.CHIPS``), stretched to its column;
+    ``text`` may be a reference (``pn.bind``).
+
+    ``css`` is a tab's own list of sheets (the exact and payoff tabs' ``css()``): their panes
+    mix chips, captions, tables and counters, so they get every shared sheet (``theme.CSS``) under it.
+    """
     params.setdefault("sizing_mode", "stretch_width")
     params.setdefault("margin", 0)
-    return Text(text, stylesheets=[theme.BASE, *sheets], **params)
+    base = [theme.BASE] if css is None else [theme.CSS, *css]
+    return Text(text, stylesheets=[*base, *sheets], **params)
+
+
+class Lazy:
+    """A part built once, when first needed: a placeholder until then, then ``make()`` in its place.
+
+    ``open()`` builds it, in a task of its own after the click that asked for it has been
+    handled (``now`` for a part the first render must hold, never its placeholder). With
+    ``when_drawn`` nothing needs to ask: it is built when the page first draws it, so a
+    part inside a tab that is built when first opened (``app/main.py``), or a
+    ``pn.Tabs(dynamic=True)``, computes nothing before then.
+    """
+
+    def __init__(self, make, placeholder=None, when_drawn=False):
+        self.make = make
+        self.built = False
+        if when_drawn:
+            @param.depends()  # no parameters: evaluated once, when rendered
+            def body():
+                self.built = True
+                return make()
+
+            self.layout = pn.param.ParamFunction(body, lazy=True, sizing_mode="stretch_width", margin=0)
+        else:
+            self.layout = pn.Column(*([placeholder] if placeholder is not None else []),
+                                    sizing_mode="stretch_width", margin=0)
+
+    def open(self, now=False):
+        if self.built:
+            return
+        self.built = True
+        if now:
+            self.layout.objects = [self.make()]
+            return
+
+        async def build():
+            self.layout.objects = [self.make()]
+
+        pn.state.execute(build)
+
+
+def built_when_shown(build):
+    """A pane whose content is ``build()``, called when the pane is first drawn (``Lazy(when_drawn=True)``)."""
+    return Lazy(build, when_drawn=True).layout
 
 
 def field(title, help_text, *widgets, basis="220px"):

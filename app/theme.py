@@ -13,6 +13,7 @@ Python colours.
 """
 
 import re
+from functools import lru_cache
 from pathlib import Path
 
 # Token -> (fill, text on fill, light tint, dark ink for text on the tint).
@@ -52,8 +53,10 @@ MONO = 'ui-monospace, "SFMono-Regular", Menlo, Consolas, "Liberation Mono", mono
 STYLES = Path(__file__).resolve().parent / "styles"
 
 
+@lru_cache(maxsize=None)
 def stylesheet(name):
-    """The text of ``app/styles/NAME.css``, without comments and spare blanks: each pane carries its own copy."""
+    """The text of ``app/styles/NAME.css``, without comments and spare blanks (read once): each pane carries
+    its own copy."""
     text = (STYLES / f"{name}.css").read_text(encoding="utf-8")
     text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
     text = re.sub(r"\s+", " ", text)
@@ -77,7 +80,7 @@ PAGE_CSS = stylesheet("page")  # document head
 PAGE_COLUMN = stylesheet("page_column")
 MONO_INPUT = stylesheet("mono_input")
 SEED_INPUT = stylesheet("seed_input")
-WIDGET_VARS = stylesheet("widget_vars")  # added to every shadow root by app/embed/page.js
+WIDGET_VARS = stylesheet("widget_vars")  # added to every shadow root by app/page/page.js
 CHECK_GROUP = stylesheet("check_group")
 GUIDE = stylesheet("guide")
 ACTION_BAR = stylesheet("action_bar")

@@ -19,7 +19,7 @@ TABLE = ROOT / "app" / "embed" / "heights.json"
 TABS = ("step", "exact", "payoff", "guesses")
 WIDTHS = (320, 375, 414, 480, 600, 768, 900, 1024, 1200)
 
-# The bottom of the page's content inside the frame, as app/embed/page.js measures it.
+# The bottom of the page's content inside the frame, as app/page/page.js measures it.
 CONTENT_JS = """() => { const bottom = (el) => { const s = getComputedStyle(el);
   if (s.display === "none" || s.position === "fixed") return 0;
   if (s.display === "contents") return Math.max(0, ...Array.from(el.children).map(bottom));

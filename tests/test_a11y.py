@@ -12,7 +12,7 @@ from html_support import widget_text_contrast
 from embed_support import WIDTHS, app_url, axe_violations, browser, focused, new_page, open_app, open_tab, page  # noqa: F401 (fixtures)
 
 from app import main
-from app.embed import words as embed_words
+from app.page import words as page_words
 from app.step import words as step_words
 from app.step.model import StepModel
 
@@ -67,7 +67,7 @@ def test_axe_finds_no_critical_or_serious_violation_in_any_tab_or_state(page, ap
 
 def test_tabs_are_a_tablist_first_in_the_tab_order_with_arrow_keys(page, app_url):
     p = open_app(page(), app_url)
-    tablist = p.get_by_role("tablist", name=embed_words.TABS_LABEL)
+    tablist = p.get_by_role("tablist", name=page_words.TABS_LABEL)
     assert tablist.get_by_role("tab").count() == len(main.TABS)
     assert p.get_by_role("tab", name=STEP, selected=True).count() == 1
     assert p.get_by_role("main").count() == 1
@@ -120,7 +120,7 @@ def test_every_control_has_a_name_and_toggles_say_whether_they_are_pressed(page,
 @pytest.mark.parametrize("width", WIDTHS)
 def test_a_keyboard_alone_walks_draft_verify_commit_and_the_shortcuts_are_listed(page, app_url, width):
     p = open_app(page(width=width), app_url, BIASED)
-    line = embed_words.shortcuts_line(step_words.LABELS)
+    line = page_words.shortcuts_line(step_words.LABELS)
     # Listed under the buttons; on a phone's width the line gives its room to the sticky bar,
     # and the keys work all the same (a narrow window with a keyboard).
     p.get_by_text(line).wait_for(state="visible" if width > 600 else "hidden", timeout=10_000)

@@ -11,7 +11,7 @@ from embed_heights import TABS, WIDTHS, load, measure
 from embed_support import app_url, browser  # noqa: F401 (fixtures)
 
 from app.main import TABS as APP_TABS
-from app.embed import links
+from app.page import links
 
 CHECKED = (375, 1024)  # a phone and a course page's column; the table has more widths between
 

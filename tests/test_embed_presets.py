@@ -12,7 +12,9 @@ import pytest
 import core
 from app import urlstate
 from app.embed import words as embed_words
-from app.embed.guide import Guide, rows_html
+from app.page import words as page_words
+from app.step import guide_words
+from app.step.guide import Guide, rows_html
 from app.i18n import use
 from app.step import presets
 from app.step.model import StepModel
@@ -110,7 +112,7 @@ def test_in_chinese_the_presets_and_the_rows_table_are_chinese_with_the_same_num
     with use("zh"):
         chinese = presets.presets()
         table = rows_html(presets.rows(), core.DRAFTS)
-        lead = embed_words.guide_lead(chinese[0].title)
+        lead = guide_words.guide_lead(chinese[0].title)
     assert [p.query for p in chinese] == [p.query for p in english]
     for en, zh in zip(english, chinese):
         for text in (zh.title, zh.question, zh.answer):
@@ -125,7 +127,7 @@ def test_in_chinese_the_embed_builder_names_every_part_and_theme_in_chinese():
     with use("zh"):
         names = list(embed_words.PARTS.values()) + list(embed_words.THEMES) + [
             embed_words.BUILDER_TITLE, embed_words.BUILDER_HELP, embed_words.PARTS_LABEL, embed_words.LOCK_LABEL,
-            embed_words.NO_TABS, embed_words.GUIDE_HELP, embed_words.ROWS_NOTE, embed_words.JUMP_LABEL]
+            embed_words.NO_TABS, guide_words.GUIDE_HELP, guide_words.ROWS_NOTE, page_words.JUMP_LABEL]
         themes = set(embed_words.THEMES.values())
     assert themes == {"auto", "light", "dark"}
     for name in names:

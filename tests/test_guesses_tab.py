@@ -10,6 +10,7 @@ from fractions import Fraction as F
 import pytest
 
 from app.guesses import words
+from app.payoff import candidates_words
 from app.guesses.model import GuessesModel
 from app.guesses.tree_chart import layout
 from app.guesses.views import GuessesTab, counters_html, inspector_html, legend_html
@@ -137,10 +138,10 @@ def test_the_tab_builds_and_redraws_the_tree_in_place():
 
 @pytest.mark.parametrize("fn, args", [
     (words.scenario, ("biased", 3, 4, 0)),
-    (words.payoff_row, ()),
+    (candidates_words.payoff_row, ()),
 ])
 def test_sentences_are_whole_sentences(fn, args):
-    if fn is words.payoff_row:
+    if fn is candidates_words.payoff_row:
         from core import tree_payoff
         text = fn(tree_payoff.tree_payoff("biased", 2, 2, "0.1"))
         assert text.startswith("2 candidates, width 2:")

@@ -1,4 +1,4 @@
-"""app/embed/layout.js is pinned to the BokehJS it was written for: with another, Bokeh lays out as it does.
+"""app/page/layout.js is pinned to the BokehJS it was written for: with another, Bokeh lays out as it does.
 
 Run in Node over a stand-in of BokehJS's layout views and document (the methods
 layout.js wraps, with Bokeh's climbing to the root); the real page is
@@ -14,7 +14,7 @@ from pathlib import Path
 import bokeh
 import pytest
 
-LAYOUT_JS = Path(__file__).resolve().parents[1] / "app" / "embed" / "layout.js"
+LAYOUT_JS = Path(__file__).resolve().parents[1] / "app" / "page" / "layout.js"
 
 HARNESS = r"""
 const fs = require("fs");

@@ -18,7 +18,7 @@ from panel.io.location import Location
 from panel.io.state import set_curdoc, state
 
 from app import i18n, main, urlstate
-from app.embed import links
+from app.page import links
 from app.step.model import StepModel
 from app.step.views import StepView
 

@@ -9,7 +9,7 @@ import pytest
 from embed_support import SCREENSHOTS, app_url, browser, host_page, host_site, open_app, page  # noqa: F401 (fixtures)
 
 from app.embed import snippet
-from app.embed import words as embed_words
+from app.page import words as page_words
 from app.i18n import t
 
 pytestmark = pytest.mark.browser
@@ -61,7 +61,7 @@ def test_on_a_wide_screen_the_threshold_and_its_help_stay_shown_while_off(page, 
 def test_on_a_phone_the_buttons_stay_in_reach_and_the_inspector_is_one_tap_away(page, app_url):
     p = open_app(page(PHONE, HEIGHT), app_url, "?draft=biased&width=3&seed=1")
     draft = p.get_by_role("button", name="Draft", exact=True)
-    jump = p.get_by_role("button", name=embed_words.JUMP_LABEL, exact=True)
+    jump = p.get_by_role("button", name=page_words.JUMP_LABEL, exact=True)
     assert jump.is_visible()
     p.mouse.wheel(0, 2500)  # far down the page, past the strip
     p.wait_for_timeout(600)
@@ -83,7 +83,7 @@ def test_on_a_phone_the_buttons_stay_in_reach_and_the_inspector_is_one_tap_away(
 
 def test_on_a_wide_screen_there_is_no_jump_button(page, app_url):
     p = open_app(page(DESKTOP, HEIGHT), app_url)
-    assert not p.get_by_role("button", name=embed_words.JUMP_LABEL, exact=True).is_visible()
+    assert not p.get_by_role("button", name=page_words.JUMP_LABEL, exact=True).is_visible()
 
 
 def test_on_a_phone_after_a_long_caption_every_button_stays_in_the_bars_view(page, app_url):
@@ -100,7 +100,7 @@ def test_on_a_phone_after_a_long_caption_every_button_stays_in_the_bars_view(pag
     [(top, bottom, scroll_height, client_height)] = p.evaluate(STICKY_JS)
     assert scroll_height <= client_height + 1, (scroll_height, client_height)  # no nested scroll
     assert 0 <= top and bottom <= HEIGHT * 0.5, (top, bottom)
-    for name in ("Draft", "Verify", "Commit", "Next step", "Run block", "Run to end", "Reset", embed_words.JUMP_LABEL):
+    for name in ("Draft", "Verify", "Commit", "Next step", "Run block", "Run to end", "Reset", page_words.JUMP_LABEL):
         at = box(p.get_by_role("button", name=name, exact=True))
         assert at is not None and top <= at["y"] and at["y"] + at["height"] <= bottom + 1, (name, at, top, bottom)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -122,7 +122,7 @@ def test_inside_a_frame_on_a_phone_nothing_pretends_to_stick(browser, app_url):
             p.wait_for_timeout(600)
             inner = next(f for f in p.frames if f != p.main_frame)
             assert inner.evaluate(STICKY_JS) == []
-            assert not frame.get_by_role("button", name=embed_words.JUMP_LABEL, exact=True).is_visible()
+            assert not frame.get_by_role("button", name=page_words.JUMP_LABEL, exact=True).is_visible()
             assert frame.get_by_role("button", name="Run block", exact=True).is_visible()
             assert not p.errors, p.errors
         finally:

@@ -159,7 +159,7 @@ LAYOUTS_JS = "({...window.specstepLayoutBatch})"
 
 def test_a_click_of_next_step_lays_the_page_out_once(visit, site):
     """Bokeh lays the page out for each moving change of a patch (2-7 per click, ~60 ms each):
-    app/embed/layout.js gathers them into one layout per patch."""
+    app/page/layout.js gathers them into one layout per patch."""
     open_ready(visit, site, EXAMPLE)
     first = visit.page.evaluate(LAYOUTS_JS)
     assert first["installed"], "layout.js did not install itself"

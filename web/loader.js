@@ -345,7 +345,7 @@
   // common widths) for the tab the link opens on at the frame's width; page.js posts it instead
   // of what is on screen.
 
-  // The tab a link opens on, read as app/embed/links.py reads it (CONFIG.tabOrder: the app's tabs in order).
+  // The tab a link opens on, read as app/page/links.py reads it (CONFIG.tabOrder: the app's tabs in order).
   function openingTab(query) {
     const names = (CONFIG.tabOrder || []).filter((name) => CONFIG.heights && CONFIG.heights[name]);
     const wanted = new Set(String(query.get("tabs") || "").split(",").map((name) => name.trim().toLowerCase()));
@@ -598,7 +598,7 @@
     return null;
   }
 
-  // After app/embed/page.js has given the drawn widget its tab order (it runs on the next frames).
+  // After app/page/page.js has given the drawn widget its tab order (it runs on the next frames).
   // A control Bokeh has just drawn may not take the focus yet: tried again for up to 2 s,
   // for as long as the focus is nowhere else.
   function focusFirstControl() {

@@ -5,7 +5,7 @@ It replaces the plain "Copy embed code" box. The code opens the scenario on scre
 tab and the tabs kept (``links``), a colour theme, a unique iframe title and an
 optional caption, plus the few lines of script that size the frame (``snippet``).
 Inside an iframe the title, the introduction and this form are hidden by default
-(``app/embed/page.js``, ``page.FRAME_HIDDEN``), so their boxes start ticked and cost
+(``app/page/page.js``, ``app/page/script.FRAME_HIDDEN``), so their boxes start ticked and cost
 nothing in the link.
 """
 
@@ -18,8 +18,9 @@ import param
 from .. import theme, urlstate
 from ..i18n import link_value, t
 from ..parts import html, update_changed
-from . import links, snippet, words
-from .page import FRAME_HIDDEN
+from ..page import links
+from ..page.script import FRAME_HIDDEN
+from . import snippet, words
 
 COPY_JS = (Path(__file__).resolve().parent / "copy.js").read_text(encoding="utf-8")
 HIDDEN_IN_FRAMES = ("intro", "embed")  # hidden inside an iframe unless the link says NAME_hide=0

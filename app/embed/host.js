@@ -1,5 +1,5 @@
 // For the page that embeds specstep: sizes each specstep iframe to the height its page
-// reports (app/embed/page.js posts {type: "specstep:height", height} on every change), and
+// reports (app/page/page.js posts {type: "specstep:height", height} on every change), and
 // tells each one the page's colour scheme ({type: "specstep:scheme", scheme}), live.
 // Only iframes the snippet marked with data-specstep count; when the mark holds an origin,
 // only messages from that origin. Include once per page, anywhere; it does nothing else.

@@ -1,7 +1,7 @@
 """The HTML a teacher pastes into course notes: an iframe, and the few lines that size it.
 
 The host script (``host.js`` beside this file) listens for the height the page
-posts (``app/embed/page.js``) and sets the iframe's height to it, like
+posts (``app/page/page.js``) and sets the iframe's height to it, like
 iframe-resizer or H5P's resizer. Without it the iframe still gets a height
 that suits its width: the widget is taller on a narrow screen, so the CSS
 height falls as the window widens (about 4,300 px at 375 px, 2,200 px from

@@ -118,7 +118,7 @@ class ExactModel(param.Parameterized):
         The verification rule: the exact one (Algorithm 1), one of the shortcuts it is compared with, or one
         of the rules real engines shipped (core.variants.IN_THE_WILD), so each card's rule can be sampled.""")
 
-    draft = param.Selector(default="biased", objects=list(core.ALL_DRAFTS), doc="""
+    draft = param.Selector(default="biased", objects=core.ALL_DRAFTS, doc="""
         Which draft proposes tokens. The biased draft over-proposes A, so rejections happen.""")
 
     temperature = param.Selector(default="1", objects=list(TEMPERATURES.values()), doc="""

@@ -15,10 +15,10 @@ from core.variants import ALL_VARIANTS
 
 from app import theme
 from app.i18n import t
-from app.parts import DRAFT_OPTIONS, draft_options, field
+from app.parts import DRAFT_OPTIONS, built_when_shown, draft_options, field, html
+from app.theme import stylesheet
 
 from . import words
-from .common import built_when_shown, html, stylesheet
 from .model import CARD_DRAFT, CARD_K, CARD_WIDTH, TEMPERATURES, TOP_KS, CalculatorModel, ExactModel
 
 TOP = 12  # prefixes shown before "show all"

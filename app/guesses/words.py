@@ -3,8 +3,8 @@
 One whole sentence per situation, in the catalogues (``app/i18n``, keys
 ``guesses.*``) in the page's language; nothing here reads the page or the
 model, and no probability is computed: numbers are fields of ``core`` records,
-formatted with ``core.display``. Also the sentences of the "Several candidates
-per position" section of "When it pays off" (``app/payoff/candidates.py``).
+formatted with ``core.display``. (The "Several candidates per position"
+section of "When it pays off" has its own, ``app/payoff/candidates_words.py``.)
 The module's constants (``LABELS``, ``STATUS``, ...) are read through
 ``__getattr__`` so they follow the page's language.
 """
@@ -141,25 +141,6 @@ def per_pass(counters):
              draft=exact_or_dec(counters.draft_tokens_per_pass))
 
 
-# ---- "When it pays off": several candidates per position ------------------------------
-
-def payoff_no_table(draft, tree_drafts):
-    drafts = t("url.or", rest=t("url.sep").join(tree_drafts[:-1]), last=tree_drafts[-1]) if len(tree_drafts) > 1 \
-        else tree_drafts[0]
-    return t("guesses.payoff.no_table", draft=draft_name(draft), drafts=drafts)
-
-
-def payoff_best(draft, cost, best):
-    return t("guesses.payoff.best", draft=draft_name(draft), c=dec(cost), candidates=count(best.candidates, "candidate"),
-             width=best.width, per_pass=dec(best.tokens_per_pass, 2), draft_tokens=best.draft_tokens,
-             speedup=dec(best.speedup, 2))
-
-
-def payoff_row(row):
-    return t("guesses.payoff.row", candidates=count(row.candidates, "candidate"), width=row.width,
-             per_pass=dec(row.tokens_per_pass, 2), draft_tokens=row.draft_tokens, speedup=dec(row.speedup, 2))
-
-
 _CONSTANTS = {
     "TITLE": lambda: t("tab.guesses"),
     "INTRO": lambda: t("guesses.intro"),
@@ -173,8 +154,6 @@ _CONSTANTS = {
     "NO_NODE": lambda: t("guesses.no_node"),
     "SAME_AS_ONE": lambda: t("guesses.same_as_one"),
     "COUNTER_NAMES": counter_names,
-    "PAYOFF_TITLE": lambda: t("guesses.payoff.title"),
-    "PAYOFF_INTRO": lambda: t("guesses.payoff.intro"),
 }
 
 

@@ -1,7 +1,7 @@
 """Several candidates per position in "When it pays off": speedup against width for k = 1, 2, 3.
 
 Every number comes from ``core.tree_payoff`` (exact, long run, every tree
-node drafted at cost c); sentences from ``app/guesses/words.py``. The chart
+node drafted at cost c); sentences from ``candidates_words.py``. The chart
 is built once and refilled in place when the tab's table (draft, cost) changes.
 """
 
@@ -16,11 +16,11 @@ from core import tree, tree_payoff
 from core.display import dec
 
 from app import theme
-from app.exact.common import html, stylesheet
-from app.guesses import words
 from app.i18n import t
-from app.parts import ChartTitle, style_figure, y_label
+from app.parts import ChartTitle, html, style_figure, y_label
+from app.theme import stylesheet
 
+from . import candidates_words as words
 from .model import PayoffModel
 
 # k -> line colour, dash, marker: three cues per curve, so none depends on colour alone. One

@@ -58,7 +58,7 @@ def heuristic(draft, cost):
 class PayoffModel(param.Parameterized):
     """State of the "When it pays off" tab."""
 
-    draft = param.Selector(default="biased", objects=list(core.ALL_DRAFTS), doc="""
+    draft = param.Selector(default="biased", objects=core.ALL_DRAFTS, doc="""
         Which draft proposes tokens (follows the first tab's draft when one is linked).""")
 
     cost = param.Number(default=0.1, bounds=(0, 1), step=0.01, doc="""

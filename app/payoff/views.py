@@ -12,9 +12,9 @@ import param
 from core import display, rates
 
 from app import theme
-from app.exact.common import built_when_shown, html, stylesheet
 from app.i18n import t
-from app.parts import DRAFT_OPTIONS, draft_options, field
+from app.parts import DRAFT_OPTIONS, built_when_shown, draft_options, field, html
+from app.theme import stylesheet
 
 from . import words
 from .model import PayoffModel
@@ -58,7 +58,7 @@ class Controls(pn.viewable.Viewer):
         m = self.model
         slider = {"name": "", "throttled": True, "format": "0.00", "bar_color": theme.ACCENT,
                   "sizing_mode": "stretch_width", "min_width": 160, "margin": (4, 10)}
-        # Named for screen readers through these classes (app/embed/words.py NAME_KEYS), not by their titles.
+        # Named for screen readers through these classes (app/page/words.py NAME_KEYS), not by their titles.
         self.cost = pn.widgets.FloatSlider.from_param(m.param.cost, css_classes=["sp-cost"], **slider)
         self.draft = pn.widgets.RadioButtonGroup.from_param(m.param.draft, options=draft_options(DRAFT_OPTIONS), name="",
                                                             sizing_mode="stretch_width", max_width=420,
@@ -257,7 +257,7 @@ class BatchView(pn.viewable.Viewer):
         m = self.model
         slider = {"name": "", "throttled": True, "bar_color": theme.ACCENT, "sizing_mode": "stretch_width",
                   "min_width": 160, "margin": (4, 10)}
-        # Named for screen readers by app/embed/page.js through these classes (app/embed/words.py NAME_KEYS).
+        # Named for screen readers by app/page/page.js through these classes (app/page/words.py NAME_KEYS).
         self.batch = pn.widgets.IntSlider.from_param(m.param.batch, css_classes=["sp-batch"], **slider)
         self.saturation = pn.widgets.IntSlider.from_param(m.param.saturation, css_classes=["sp-saturation"], **slider)
         self.lead = html(batch_lead(), css=css(), margin=(0, 0, 4, 0))

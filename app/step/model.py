@@ -130,7 +130,7 @@ class StepModel(TabModel):
         Parts of the page a link hid with NAME_hide=1 (see urlstate.HIDEABLE).""")
 
     locked = param.Boolean(default=False, doc="""
-        A link's lock=1 (app/embed/links.py): the page's author fixed the scenario, so
+        A link's lock=1 (app/page/links.py): the page's author fixed the scenario, so
         no control and no preset may change it; only a link (the page's own URL) does.""")
 
     def __init__(self, **params):

@@ -24,13 +24,13 @@ from bokeh.models import Tooltip
 from core.display import dec, frac
 
 from .. import theme, urlstate
-from ..embed import page
 from ..embed.builder import EmbedBuilder
-from ..embed.guide import Guide
-from ..embed import words as embed_words
+from ..page import script as page
+from ..page import words as embed_words
 from ..i18n import t
 from ..parts import ActionButtons, Opener, draft_options, field, html, open_attrs, slider_title, update_changed
 from . import draft_words, words
+from .guide import Guide
 from .inspector import Inspector
 from .model import StepModel, interesting_item
 

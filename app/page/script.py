@@ -1,4 +1,4 @@
-"""The page-level script: installs ``page.js`` into a Bokeh document.
+"""The page-level script: installs ``page.js`` and ``layout.js`` into a Bokeh document.
 
 Bokeh and Panel give no roles for tabs, no names for a spinner's input or a
 slider's handle, and no pressed state on toggle buttons; an embedded page

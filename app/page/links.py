@@ -36,15 +36,25 @@ def slug(factory):
     return factory.__name__.removesuffix("_tab")
 
 
+def _query(search):
+    return dict(parse_qsl((search or "").lstrip("?"), keep_blank_values=True))
+
+
+def _switch(query, name):
+    """``name``'s value in ``query`` as (on, understood): on for 1/true/yes/on; a value outside both sets
+    is not understood (and reads as off)."""
+    value = query.get(name, "").strip().lower()
+    return value in TRUE, name not in query or value in TRUE | FALSE
+
+
 def locked(search):
     """Whether ``search`` carries ``lock=1`` (or true/yes/on)."""
-    query = dict(parse_qsl((search or "").lstrip("?"), keep_blank_values=True))
-    return query.get("lock", "").strip().lower() in TRUE
+    return _switch(_query(search), "lock")[0]
 
 
 def read(search, names):
     """The ``PageLink`` of ``search`` for a page whose tabs are ``names`` (in order)."""
-    query = dict(parse_qsl((search or "").lstrip("?"), keep_blank_values=True))
+    query = _query(search)
     notices = []
     wanted = {part.strip().lower() for part in query.get("tabs", "").split(",")} - {""}
     shown = tuple(name for name in names if name in wanted) or tuple(names)
@@ -57,12 +67,12 @@ def read(search, names):
             notices.append(t("url.notice", name="tab", must=t("url.must.tab", choices=either(shown)),
                              default=shown[0]))
         start = shown[0]
-    lock = query.get("lock", "").strip().lower()
-    if "lock" in query and lock not in TRUE | FALSE:
+    lock, understood = _switch(query, "lock")
+    if not understood:
         notices.append(t("url.notice.lock", name="lock", must=t("url.must.lock", choices=either(("1", "0")))))
     if "theme" in query and query["theme"] not in THEMES:
         notices.append(t("url.notice.theme", name="theme", must=t("url.must.theme", choices=either(THEMES))))
-    return PageLink(shown, start, lock in TRUE, tuple(notices))
+    return PageLink(shown, start, lock, tuple(notices))
 
 
 def write(shown, start, locked, names):

@@ -1,6 +1,6 @@
 """The guided start: "What to try" buttons that open seed-000 moments, each with a question.
 
-Presets come from ``app/step/presets.py`` (found in ``core`` traces); a click opens
+Presets come from ``presets.py`` (found in ``core`` traces); a click opens
 the preset's link in the model, as a pasted link would. The table of every
 authored row is static HTML in a ``<details>`` element: shown on demand, built once.
 """
@@ -13,9 +13,9 @@ from core.display import dec
 
 from .. import theme, urlstate
 from ..parts import html, update_changed
-from ..step import presets
-from ..step import words as step_words
-from . import words
+from . import guide_words as words
+from . import presets
+from . import words as step_words
 
 
 def question_html(preset, locked=False):

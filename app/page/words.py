@@ -1,0 +1,50 @@
+"""Every name and key the page-level behaviour shows or tells a screen reader.
+
+Whole sentences and names in the catalogues (``app/i18n``, keys ``embed.*`` for
+the older ones, ``page.*``), in the page's language; ``page.js`` gets the names as
+arguments and never spells a word. ``NAMES``, ``TABS_LABEL`` and ``JUMP_LABEL``
+are read through ``__getattr__`` so they follow the page's language.
+"""
+
+from ..i18n import t
+
+# CSS class on a widget -> the catalogue key of the accessible name of the control inside it.
+NAME_KEYS = {
+    "sp-seed-input": "step.field.seed",
+    "sp-seed-down": "step.seed.previous",
+    "sp-seed-up": "step.seed.next",
+    "sp-threshold": "payoff.field.threshold",
+    "sp-cost": "payoff.field.cost",
+    "sp-batch": "payoff.field.batch",
+    "sp-saturation": "payoff.field.saturation",
+    "sp-lock": "embed.lock",
+}
+
+# A key pressed anywhere outside a text field presses the action of that name.
+SHORTCUTS = (
+    ("d", "draft"),
+    ("v", "verify"),
+    ("c", "commit"),
+    ("n", "step"),
+    ("r", "reset"),
+)
+
+
+def shortcuts_line(labels):
+    """The shortcut keys as one line for the page: ``labels`` maps an action to its button's label."""
+    keys = " · ".join(f"{key.upper()} {labels[action]}" for key, action in SHORTCUTS)
+    return t("embed.shortcuts", keys=keys)
+
+
+_CONSTANTS = {
+    "NAMES": lambda: {css: t(key) for css, key in NAME_KEYS.items()},
+    "TABS_LABEL": lambda: t("embed.tabs_label"),
+    "JUMP_LABEL": lambda: t("embed.jump"),
+}
+
+
+def __getattr__(name):
+    """The module's names, in the page's language (``words.NAMES``, ``words.TABS_LABEL``, ...)."""
+    if name in _CONSTANTS:
+        return _CONSTANTS[name]()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,44 @@
+"""Every sentence of "What to try" (``guide.py``): its title, questions and the table of authored rows.
+
+Whole sentences in the catalogues (``app/i18n``, keys ``embed.guide.*`` and
+``embed.rows.*``, named for where the guide first lived), in the page's language,
+read through ``__getattr__``.
+"""
+
+from ..i18n import has, t
+
+
+def rows_draft(draft):
+    """A table column's heading for a draft's row ("biased draft q")."""
+    key = f"step.draft_name.{draft}"
+    return t("embed.rows.draft", draft=t(key) if has(key) else draft)
+
+
+_CONSTANTS = {
+    "GUIDE_TITLE": lambda: t("embed.guide.title"),
+    "GUIDE_HELP": lambda: t("embed.guide.help"),
+    "GUIDE_PICK": lambda: t("embed.guide.pick"),
+    "GUIDE_CHECK": lambda: t("embed.guide.check"),
+    "ROWS_SUMMARY": lambda: t("embed.rows.summary"),
+    "ROWS_NOTE": lambda: t("embed.rows.note"),
+    "ROWS_AFTER": lambda: t("embed.rows.after"),
+    "ROWS_START": lambda: t("embed.rows.start"),
+    "ROWS_TARGET": lambda: t("embed.rows.target"),
+}
+
+
+def __getattr__(name):
+    """The module's sentences, in the page's language (``guide_words.GUIDE_TITLE``, ...)."""
+    if name in _CONSTANTS:
+        return _CONSTANTS[name]()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def opened_preset(title, draft, width, seed, steps):
+    """What a preset's button did, for the caption (``steps`` already in words: "1 step")."""
+    return t("embed.guide.opened", title=title, draft=draft, width=width, seed=seed, steps=steps)
+
+
+def guide_lead(title):
+    """A preset's title leading its question ("1 · Same table as the target.")."""
+    return t("embed.guide.lead", title=title)
