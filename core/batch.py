@@ -36,15 +36,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .config import MAX_WIDTH
-from .drafts import ALL_DRAFTS
+from .drafts import Names
 from .payoff import check_cost, long_run
 
 MAX_BATCH = 256
 MAX_SATURATION = 4096
-# The lookup draft's proposals per block vary with the text, so a lockstep batch's
-# pass would cover the longest one: not this simple model. Every other draft drafts
-# exactly ``width`` per block without lookahead.
-BATCH_DRAFTS = tuple(d for d in ALL_DRAFTS if d != "lookup")
+# A drafter that copies from the text stops when the copy runs out, so its proposals per
+# block vary and a lockstep batch's pass would cover the longest: not this simple model.
+# Every other kind drafts exactly ``width`` per block without lookahead. Asked of each
+# kind (``DraftKind.drafter.copies``), live: a kind registered later is judged the same.
+BATCH_DRAFTS = Names(lambda kind: not kind.drafter.copies)
 
 
 def _whole(name, value, low, high):

@@ -91,3 +91,19 @@ def test_the_batch_command_refuses_the_lookup_draft_in_one_line(capsys):
     from core import cli
     assert cli.main(["batch", "--draft", "lookup", "--cost", "0", "--batch", "8", "--saturation", "16"]) == 2
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_which_drafts_the_batch_model_takes_is_asked_of_each_kind_not_its_name():
+    from core import drafts
+    from core.batch import BATCH_DRAFTS
+    assert list(BATCH_DRAFTS) == ["aligned", "biased", "heads"]
+    copier = drafts.register(drafts.DraftKind("copier", "Copier", "copies like lookup", "the text",
+                                              drafts.LookupDraft))
+    table = drafts.register(drafts.DraftKind("flat", "Flat", "every token alike", "the last committed token",
+                                             drafts.TableDraft, drafts.KINDS["aligned"].table))
+    try:
+        assert "copier" not in BATCH_DRAFTS and "flat" in BATCH_DRAFTS
+        with pytest.raises(ValueError, match="drafts the full width"):
+            batch_payoff(copier.name, 2, 0, 1, 4)
+    finally:
+        del drafts.KINDS["copier"], drafts.KINDS["flat"]

@@ -5,13 +5,13 @@ Whole sentences in the catalogues (``app/i18n``, keys ``embed.guide.*`` and
 read through ``__getattr__``.
 """
 
-from ..i18n import has, t
+from ..i18n import t
+from ..parts import draft_name
 
 
 def rows_draft(draft):
     """A table column's heading for a draft's row ("biased draft q")."""
-    key = f"step.draft_name.{draft}"
-    return t("embed.rows.draft", draft=t(key) if has(key) else draft)
+    return t("embed.rows.draft", draft=draft_name(draft))
 
 
 _CONSTANTS = {
