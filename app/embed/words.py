@@ -5,7 +5,7 @@ in the page's language, read through ``__getattr__``. The page's own names and
 keys are ``app/page/words.py``'s; "What to try"'s are ``app/step/guide_words.py``'s.
 """
 
-from ..i18n import t
+from ..i18n import names_in_language, t
 
 # Every part a link may hide (app/urlstate.HIDEABLE), in the form's order; its name is ``embed.part.<part>``.
 PARTS_ORDER = ("draft", "width", "seed", "lookahead", "schedule", "reset", "counters", "history", "intro", "embed",
@@ -31,10 +31,5 @@ _CONSTANTS = {
     "NO_TABS": lambda: t("embed.builder.no_tabs"),
 }
 
-
-def __getattr__(name):
-    """The module's names, in the page's language (``words.BUILDER_TITLE``, ``words.PARTS``, ...)."""
-    if name in _CONSTANTS:
-        return _CONSTANTS[name]()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = names_in_language(__name__, _CONSTANTS)  # the names above, in the page's language
 

@@ -120,6 +120,17 @@ def has(key):
     return key in CATALOGUES[DEFAULT]
 
 
+def names_in_language(module, table):
+    """A words module's ``__getattr__``: ``table`` maps a name to a function of no argument, called each
+    time the name is read, so ``words.TITLE`` follows the page's language."""
+    def __getattr__(name):
+        if name in table:
+            return table[name]()
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+
+    return __getattr__
+
+
 def pick(value):
     """The language a ``?lang=`` value or a browser language tag names ("zh-CN" is zh), or None."""
     tag = (value or "").strip().lower().replace("_", "-")

@@ -6,7 +6,7 @@ arguments and never spells a word. ``NAMES``, ``TABS_LABEL`` and ``JUMP_LABEL``
 are read through ``__getattr__`` so they follow the page's language.
 """
 
-from ..i18n import t
+from ..i18n import names_in_language, t
 
 # CSS class on a widget -> the catalogue key of the accessible name of the control inside it.
 NAME_KEYS = {
@@ -42,9 +42,4 @@ _CONSTANTS = {
     "JUMP_LABEL": lambda: t("embed.jump"),
 }
 
-
-def __getattr__(name):
-    """The module's names, in the page's language (``words.NAMES``, ``words.TABS_LABEL``, ...)."""
-    if name in _CONSTANTS:
-        return _CONSTANTS[name]()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = names_in_language(__name__, _CONSTANTS)  # the names above, in the page's language

@@ -9,7 +9,7 @@ read through ``__getattr__`` so they follow the page's language.
 
 from core.display import dec
 
-from ..i18n import t
+from ..i18n import names_in_language, t
 from ..parts import draft_name
 
 
@@ -40,9 +40,4 @@ _CONSTANTS = {
     "PAYOFF_INTRO": lambda: t("guesses.payoff.intro"),
 }
 
-
-def __getattr__(name):
-    """The section's title and lead, in the page's language."""
-    if name in _CONSTANTS:
-        return _CONSTANTS[name]()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = names_in_language(__name__, _CONSTANTS)  # the names above, in the page's language

@@ -5,7 +5,7 @@ Whole sentences in the catalogues (``app/i18n``, keys ``embed.guide.*`` and
 read through ``__getattr__``.
 """
 
-from ..i18n import t
+from ..i18n import names_in_language, t
 from ..parts import draft_name
 
 
@@ -26,12 +26,7 @@ _CONSTANTS = {
     "ROWS_TARGET": lambda: t("embed.rows.target"),
 }
 
-
-def __getattr__(name):
-    """The module's sentences, in the page's language (``guide_words.GUIDE_TITLE``, ...)."""
-    if name in _CONSTANTS:
-        return _CONSTANTS[name]()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = names_in_language(__name__, _CONSTANTS)  # the names above, in the page's language
 
 
 def opened_preset(title, draft, width, seed, steps):
