@@ -85,17 +85,26 @@ def words(text):
 REPLACE_URL_JS = ("if (source.value) { window.history.replaceState(window.history.state, '', "
                   "source.value + window.location.hash); }")
 
-pn.extension(global_css=[theme.PAGE_CSS])
+pn.extension(global_css=[theme.PAGE_CSS, theme.PRESENT])
 urlstate.tolerate_long_query_values()
 
 
-def link_url(model, location):
+def present_switch():
+    """The Present toggle: pressed, the page shows what a projector needs (``app/page/present.js`` follows it)."""
+    labels = {False: t("page.present"), True: t("page.present.leave")}
+    toggle = pn.widgets.Toggle(name=labels[False], margin=(0, 12, 0, 0),
+                               css_classes=[page.PRESENT_TOGGLE, page.PRESENT_KEEP], stylesheets=[theme.BUTTON])
+    toggle.param.watch(lambda event: setattr(toggle, "name", labels[event.new]), "value")
+    return toggle
+
+
+def link_url(model, location, present):
     """Make the URL and the scenario agree; return the (hidden) widget that writes the address.
 
     Reads: the location's raw ``search`` on load, and whenever it changes
     (in the worker it can arrive after the first render); a query with
-    none of our keys is left to its owner. Writes: the scenario, hide flags
-    and every key that is not ours, through ``history.replaceState``.
+    none of our keys is left to its owner. Writes: the scenario, hide flags, ``present``
+    (the ``present`` toggle's state) and every key that is not ours, through ``history.replaceState``.
     """
     seen = {"search": location.search if location is not None else ""}
 
@@ -103,16 +112,19 @@ def link_url(model, location):
         seen["search"] = search or ""
         model.locked = links.locked(seen["search"])  # before the scenario: a lock holds from the first click
         url = urlstate.read(seen["search"])
+        present.value = url.present
         if url.given:
             model.open_link(url)
 
     def address():
-        return urlstate.write(dict(model.scenario(), steps=0, lang=i18n.link_value()), model.hidden, seen["search"])
+        return urlstate.write(dict(model.scenario(), steps=0, lang=i18n.link_value(), present="1" if present.value else "0"),
+                              model.hidden, seen["search"])
 
     writer = pn.widgets.TextInput(label="address", visible=False, value=address())
     writer.jscallback(value=REPLACE_URL_JS)
     # A watcher, not a bound value: a bound widget re-resolves its reference on every click.
     model.param.watch(lambda *events: setattr(writer, "value", address()), ["session", "hidden"])
+    present.param.watch(lambda *events: setattr(writer, "value", address()), "value")
     if location is not None:
         read(location.search)
         location.param.watch(lambda event: read(event.new), "search")
@@ -147,7 +159,7 @@ def language_switch(model):
         return (f'<nav class="lang-switch" aria-label="{theme.esc(t("page.language"))}">'
                 + " · ".join(items) + "</nav>")
 
-    switch = html(links(), margin=(0, 0, 0, 0), styles={"text-align": "right", "font-size": "14px"})
+    switch = html(links(), margin=(0, 0, 0, 0), sizing_mode=None, styles={"text-align": "right", "font-size": "14px"})
     model.param.watch(lambda *events: setattr(switch, "object", links()), ["session", "hidden"])
     return switch
 
@@ -164,12 +176,14 @@ def build_page():
     location = pn.state.location
     choose_language(location)
     model = StepModel()
-    writer = link_url(model, location)
+    present = present_switch()
+    writer = link_url(model, location, present)
     names = [links.slug(make) for _, make in TABS]
     link = links.read(location.search if location is not None else "", names)
     chosen = [(name, title, make) for name, (title, make) in zip(names, TABS) if name in link.shown]
     first_name = names[0]
     step = TABS[0][1](model)  # the step tab's model drives every tab, shown or not
+    page.keep_when_presenting(step.bar, step.strip.__panel__())  # caption, buttons and keys; the token strip
     step.embed.tab_choices = [(name, words(title)) for name, (title, _) in zip(names, TABS)]
     if location is not None:
         step.embed.base = pn.bind(page_address, location.param.href)
@@ -195,7 +209,9 @@ def build_page():
     header = html(f'<h1>{theme.esc(t("page.title"))}</h1><p class="intro">{theme.esc(t("page.intro"))}</p>',
                   margin=(4, 0, 0, 0), visible=pn.bind(lambda hidden: "intro" not in hidden, model.param.hidden),
                   css_classes=[page.FRAME_HIDDEN["intro"]])
-    parts = [language_switch(model), header, tabs, writer]
+    top = pn.FlexBox(present, language_switch(model), justify_content="flex-end", align_items="center",
+                     sizing_mode="stretch_width", margin=0)
+    parts = [top, header, tabs, writer]
     if first_name not in link.shown:  # no step tab, so no caption: the link's notices above the tabs
         parts.insert(2, html(pn.bind(notice_html, model.param.notice), theme.CAPTION, margin=(8, 0, 0, 0),
                              visible=pn.bind(bool, model.param.notice)))

@@ -77,6 +77,7 @@ BUTTON = stylesheet("button")
 HISTORY = stylesheet("history")  # the block history's lines
 TABS = stylesheet("tabs")
 PAGE_CSS = stylesheet("page")  # document head
+PRESENT = stylesheet("present")  # document head, and every pane while presenting (app/page/present.js)
 PAGE_COLUMN = stylesheet("page_column")
 MONO_INPUT = stylesheet("mono_input")
 SEED_INPUT = stylesheet("seed_input")

@@ -130,6 +130,10 @@ BY_NAME = {prop.name: prop for prop in PROPS}
 # language switch names one (app/i18n). Read apart (``UrlState.lang``), written with the rest.
 LANG = Prop("lang", "language", "", choices=i18n.LANGUAGES)
 
+# Present mode for a projector (app/page/present.js), not part of the scenario either: "1" on.
+# Read apart (``UrlState.present``), written with the rest when on.
+PRESENT = Prop("present", "choice", "0", choices=("0", "1"), must={"choices": ("1", "0")})
+
 # Parts of the page a link may hide with NAME_hide=1 (or true/yes).
 HIDEABLE = ("draft", "width", "seed", "lookahead", "schedule", "reset", "intro", "counters", "history", "embed",
             "guide")
@@ -148,6 +152,7 @@ class UrlState:
     notices: tuple = ()
     given: frozenset = frozenset()  # the keys of this table the URL carried
     lang: str = ""  # the language the link names ("" for none)
+    present: bool = False  # present=1: the page opens in present mode
 
     @property
     def notice(self):
@@ -171,6 +176,7 @@ def read(search):
     bad = []
     given = set()
     lang = ""
+    present = False
     for key, text in _query(search or ""):
         if key == LANG.name:
             try:
@@ -178,6 +184,13 @@ def read(search):
             except ValueError:
                 bad.append(LANG)
                 given.add(key)  # so the page shows the notice
+            continue
+        if key == PRESENT.name:
+            try:
+                present = PRESENT.parse(text) == "1"
+            except ValueError:
+                bad.append(PRESENT)
+                given.add(key)
             continue
         if key in BY_NAME or (key.endswith(HIDE_SUFFIX) and key[: -len(HIDE_SUFFIX)] in HIDEABLE):
             given.add(key)
@@ -192,7 +205,7 @@ def read(search):
             if text.strip().lower() in _TRUE:
                 hidden.add(key[: -len(HIDE_SUFFIX)])
     notices = tuple(_notice(prop) for prop in bad)
-    return UrlState(values, frozenset(hidden), notices, frozenset(given), lang)
+    return UrlState(values, frozenset(hidden), notices, frozenset(given), lang, present)
 
 
 def _either(choices):
@@ -222,15 +235,15 @@ def write(values, hidden=(), search=""):
     """The query string for ``values``, keeping keys of ``search`` that are not ours.
 
     Draft, width and seed are always written (a copied link states its
-    scenario); ``lookahead``, ``schedule``, ``steps`` and ``lang`` only when not at their defaults;
+    scenario); ``lookahead``, ``schedule``, ``steps``, ``lang`` and ``present`` only when not at their defaults;
     hide flags as ``NAME_hide=1``.
     """
-    ours = set(BY_NAME) | {LANG.name} | {name + HIDE_SUFFIX for name in HIDEABLE}
+    ours = set(BY_NAME) | {LANG.name, PRESENT.name} | {name + HIDE_SUFFIX for name in HIDEABLE}
     others = [(k, v) for k, v in _query(search or "") if k not in ours]
     pairs = []
-    for prop in PROPS + (LANG,):
+    for prop in PROPS + (LANG, PRESENT):
         value = values.get(prop.name, prop.default)
-        if value == prop.default and prop.name in ("steps", "lookahead", "schedule", "lang"):
+        if value == prop.default and prop.name in ("steps", "lookahead", "schedule", "lang", "present"):
             continue
         pairs.append((prop.name, prop.format(value)))
     for name in HIDEABLE:

@@ -1,5 +1,6 @@
 // What the page does that Bokeh and Panel do not: real tabs, names and pressed
 // states for screen readers, the D/V/C/N/R keys, the colour theme from the URL,
+// a hook after each scan (`page.hooks`: present.js),
 // and its own height posted to the page that embeds it (web/host.js sizes the
 // iframe from it). Runs in the page as a Bokeh CustomJS on "document_ready";
 // args: `names` (CSS class -> accessible name), `keys` (key -> CSS class of
@@ -229,11 +230,13 @@ if (!page.installed) {
     refocus = null;
   };
 
+  page.walk = walk;
   const scan = () => {
     const main = document.querySelector("body > [data-root-id], body > .bk-root, body > div");
     if (main) set(main, "role", "main");
     walk(document.body, enhance);
     restoreFocus();
+    for (const hook of page.hooks || []) hook();  // present.js
   };
 
   // The bottom of what is drawn: display: contents boxes have none of their own.

@@ -18,6 +18,14 @@ from . import words
 PAGE_JS = (Path(__file__).resolve().parent / "page.js").read_text(encoding="utf-8")
 JUMP_JS = (Path(__file__).resolve().parent / "jump.js").read_text(encoding="utf-8")  # the phone's jump to the inspector
 LAYOUT_JS = (Path(__file__).resolve().parent / "layout.js").read_text(encoding="utf-8")  # one layout per patch
+PRESENT_JS = (Path(__file__).resolve().parent / "present.js").read_text(encoding="utf-8")  # for a projector
+
+# Present mode (present.js, app/styles/present.css): the toggle's class, the class of every part a
+# projector shows (a tab marks its own: the caption and buttons, the token strip, lanes, timeline),
+# and the root's class while presenting.
+PRESENT_TOGGLE = "sp-present-toggle"
+PRESENT_KEEP = "sp-present-keep"
+PRESENT_ON = "sp-present"
 
 # Parts hidden inside an iframe unless the link says NAME_hide=0: CSS class on the part -> NAME.
 FRAME_HIDDEN = {"intro": "sp-frame-hidden-intro", "embed": "sp-frame-hidden-embed"}
@@ -40,8 +48,24 @@ def script():
                               open_class=parts.OPEN_CLASS), code=PAGE_JS)
 
 
+def present_script():
+    """The CustomJS that runs ``present.js`` (after ``page.js``, whose scans it follows)."""
+    return CustomJS(args=dict(toggle=PRESENT_TOGGLE, keep=PRESENT_KEEP, on=PRESENT_ON, sheet=theme.PRESENT),
+                    code=PRESENT_JS)
+
+
+def keep_when_presenting(*parts):
+    """Mark ``parts`` (Panel layouts or panes) as shown in present mode; returns them."""
+    for part in parts:
+        if PRESENT_KEEP not in part.css_classes:
+            part.css_classes = [*part.css_classes, PRESENT_KEEP]
+    return parts
+
+
 def install(doc):
-    """Run ``page.js`` and ``layout.js`` when ``doc`` is drawn (no-op without a document, e.g. in unit tests)."""
+    """Run ``page.js``, ``present.js`` and ``layout.js`` when ``doc`` is drawn (no-op without a document,
+    e.g. in unit tests)."""
     if doc is not None:
         doc.js_on_event("document_ready", CustomJS(code=LAYOUT_JS))
         doc.js_on_event("document_ready", script())
+        doc.js_on_event("document_ready", present_script())
