@@ -98,7 +98,7 @@ def present_switch():
     return toggle
 
 
-def link_url(model, location, present):
+def link_url(model, location, present=None):
     """Make the URL and the scenario agree; return the (hidden) widget that writes the address.
 
     Reads: the location's raw ``search`` on load, and whenever it changes
@@ -107,6 +107,7 @@ def link_url(model, location, present):
     (the ``present`` toggle's state) and every key that is not ours, through ``history.replaceState``.
     """
     seen = {"search": location.search if location is not None else ""}
+    present = present if present is not None else present_switch()
 
     def read(search):
         seen["search"] = search or ""
