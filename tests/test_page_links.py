@@ -131,3 +131,22 @@ def test_the_page_shows_a_page_key_notice_with_the_links_own_notices():
 def test_without_the_step_tab_the_notice_is_still_on_the_page():
     page, tabs, _ = build("?tabs=guesses&theme=purple")
     assert "The link's theme is not valid" in shown_text(page)
+
+
+# ---- present=1 (issue 28 item 2): the page's mode, kept in the URL apart from the scenario --------
+
+def test_present_1_asks_for_present_mode_and_is_not_a_scenario_key():
+    from app import urlstate
+    url = urlstate.read("?draft=biased&present=1")
+    assert url.present and not url.notices and "present" not in url.given and "present" not in url.values
+    assert not urlstate.read("?present=0").present and not urlstate.read("").present
+
+
+def test_present_is_written_only_when_on_and_a_bad_value_says_the_rule():
+    from app import urlstate
+    scenario = dict(urlstate.DEFAULTS)
+    assert "present" not in urlstate.write(scenario)
+    assert urlstate.write(dict(scenario, present="1")).endswith("&present=1")
+    assert urlstate.write(dict(scenario, present="0"), search="?present=1") == urlstate.write(scenario)
+    url = urlstate.read("?present=maybe")
+    assert not url.present and url.notice == "The link's present is not valid (it must be 1 or 0), so the default 0 is used."
