@@ -92,9 +92,9 @@ urlstate.tolerate_long_query_values()
 def present_switch():
     """The Present toggle: pressed, the page shows what a projector needs (``app/page/present.js`` follows it)."""
     labels = {False: t("page.present"), True: t("page.present.leave")}
-    toggle = pn.widgets.Toggle(name=labels[False], margin=(0, 12, 0, 0),
+    toggle = pn.widgets.Toggle(label=labels[False], margin=(0, 0, 0, 12),
                                css_classes=[page.PRESENT_TOGGLE, page.PRESENT_KEEP], stylesheets=[theme.BUTTON])
-    toggle.param.watch(lambda event: setattr(toggle, "name", labels[event.new]), "value")
+    toggle.param.watch(lambda event: setattr(toggle, "label", labels[event.new]), "value")
     return toggle
 
 
@@ -210,7 +210,7 @@ def build_page():
     header = html(f'<h1>{theme.esc(t("page.title"))}</h1><p class="intro">{theme.esc(t("page.intro"))}</p>',
                   margin=(4, 0, 0, 0), visible=pn.bind(lambda hidden: "intro" not in hidden, model.param.hidden),
                   css_classes=[page.FRAME_HIDDEN["intro"]])
-    top = pn.FlexBox(present, language_switch(model), justify_content="flex-end", align_items="center",
+    top = pn.FlexBox(language_switch(model), present, justify_content="flex-end", align_items="center",
                      sizing_mode="stretch_width", margin=0)
     parts = [top, header, tabs, writer]
     if first_name not in link.shown:  # no step tab, so no caption: the link's notices above the tabs

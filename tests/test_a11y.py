@@ -71,9 +71,12 @@ def test_tabs_are_a_tablist_first_in_the_tab_order_with_arrow_keys(page, app_url
     assert tablist.get_by_role("tab").count() == len(main.TABS)
     assert p.get_by_role("tab", name=STEP, selected=True).count() == 1
     assert p.get_by_role("main").count() == 1
-    # The first Tab stop is the language switch's other language, the next the selected tab (not the last of 25).
+    # The first Tab stop is the language switch's other language, then the Present button, then the selected
+    # tab (not the last of 25).
     p.keyboard.press("Tab")
     assert focused(p)["text"] == "中文"
+    p.keyboard.press("Tab")
+    assert focused(p)["text"] == "Present"
     p.keyboard.press("Tab")
     assert focused(p)["role"] == "tab" and focused(p)["text"] == STEP
     p.keyboard.press("ArrowRight")
