@@ -1,1 +1,3 @@
-"""What an embedded copy of the page needs beyond the tabs: access, fit, theme, and its snippet."""
+"""The code a teacher pastes into course notes: the embed form (``builder.py``), the iframe and host script
+it writes (``snippet.py``, ``host.js``) and each tab's measured height in a frame (``heights.json``).
+The page's own behaviour (keys, names, theme, height reports) is ``app/page``'s."""
