@@ -31,8 +31,11 @@ if (!present.installed) {
     }
     return false;
   };
+  // The toggle, found again only when the page was drawn anew: a scan outside present mode costs no walk.
+  let toggleHost = null;
   const pressed = () => {
-    const host = find(present.toggleClass)[0];
+    if (!toggleHost || !toggleHost.isConnected) toggleHost = find(present.toggleClass)[0] || null;
+    const host = toggleHost;
     const button = host && host.shadowRoot && host.shadowRoot.querySelector(".bk-btn");
     return { host, button, on: !!(button && button.classList.contains("bk-active")) };
   };
@@ -101,8 +104,8 @@ if (!present.installed) {
       if (!on && document.fullscreenElement && present.fullscreen) document.exitFullscreen().catch(() => {});
       if (!on) present.fullscreen = false;
     }
-    if (on) sheets(true);
-    else if (paneSheet) sheets(false);
+    if (on || present.sheeted) sheets(on);
+    present.sheeted = on;
   };
   (page.hooks || (page.hooks = [])).push(apply);
 
