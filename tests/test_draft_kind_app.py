@@ -96,3 +96,16 @@ def test_the_cli_help_and_the_payoff_tab_read_the_registry(uniform, capsys):
         main(["exact", "--help"])
     assert "uniform (every token alike)" in re.sub(r"\s+", " ", capsys.readouterr().out)
     assert set(payoff_words.NO_CLOSED_FORM) == {"lookup", "heads"}  # a table kind has the closed forms
+
+
+def test_the_exact_and_payoff_tabs_built_after_the_kind_offer_it_and_take_it(uniform):
+    """Their choices are read from the registry when the view is built, not when app.parts was imported."""
+    from app.exact.views import Controls as ExactControls
+    from app.exact.model import ExactModel
+    from app.payoff.views import Controls as PayoffControls
+    from app.payoff.model import PayoffModel
+    for controls, model in ((ExactControls, ExactModel), (PayoffControls, PayoffModel)):
+        view = controls(model=model())
+        assert view.draft.options["Uniform"] == "uniform", controls
+        view.draft.value = "uniform"
+        assert view.model.draft == "uniform"
