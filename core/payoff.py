@@ -34,7 +34,6 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Optional
 
-import toy_tables
 from toy_tables import TOKENS
 
 from . import drafts
@@ -42,6 +41,7 @@ from .config import MAX_TOKENS, MAX_WIDTH, Config
 from .exact import block_branches
 from .numbers import parse_fraction
 from .schedule import next_width
+from .tables import AUTHORED
 from .transform import NONE
 from .variants import VARIANTS
 
@@ -116,11 +116,12 @@ def stationary(chain, nodes=TOKENS):
 
 
 @lru_cache(maxsize=None)
-def alpha(draft):
+def alpha(draft, tables=AUTHORED):
     """Average acceptance rate: sum(min(p, q)) weighted by how often the target visits each state."""
-    target = toy_tables.target.rows
+    tables.check_long_run()
+    target = tables.target
     visits = stationary({s: dict(zip(TOKENS, target[s])) for s in TOKENS})
-    q = drafts.KINDS[draft].table  # a table kind's rows (core.drafts)
+    q = drafts.KINDS[draft].table_in(tables)  # a table kind's rows in this scenario (core.drafts)
     return sum(visits[s] * sum(min(a, b) for a, b in zip(target[s], q[s])) for s in TOKENS)
 
 
@@ -195,11 +196,12 @@ def closed_time_per_token(a, width, cost):
 
 
 @lru_cache(maxsize=None)
-def chain(draft, width, lookahead=None, variant="exact", schedule="fixed", transform=NONE):
+def chain(draft, width, lookahead=None, variant="exact", schedule="fixed", transform=NONE, tables=AUTHORED):
     """The long run's block chain: ``(nodes, weights, tokens, steps)`` with nodes
     ``(draft state, width)``, ``weights`` their stationary probabilities, and the
     exact expected tokens and draft steps of a block started at each node."""
-    setup = drafts.setup(draft, transform)
+    tables.check_long_run()
+    setup = drafts.setup(draft, transform, tables)
     drafter = setup.drafter
     moves, tokens, steps = {}, {}, {}
     todo = [(_recurrent_start(drafter), width)]
@@ -210,7 +212,7 @@ def chain(draft, width, lookahead=None, variant="exact", schedule="fixed", trans
         state, w = node
         out = {}
         total = Fraction(0)
-        for seq, verdict, prob in block_branches(variant, draft, w, state, w + 1, lookahead, transform):
+        for seq, verdict, prob in block_branches(variant, draft, w, state, w + 1, lookahead, transform, tables):
             nxt = (drafts.after(drafter, state, seq), next_width(schedule, w, verdict))
             out[nxt] = out.get(nxt, 0) + prob
             total += prob * len(seq)
@@ -222,16 +224,16 @@ def chain(draft, width, lookahead=None, variant="exact", schedule="fixed", trans
 
 
 @lru_cache(maxsize=None)
-def long_run(draft, width, lookahead=None, variant="exact", schedule="fixed", transform=NONE):
+def long_run(draft, width, lookahead=None, variant="exact", schedule="fixed", transform=NONE, tables=AUTHORED):
     """``(tokens_per_pass, draft_steps_per_pass)`` in the long run: the part of
     ``payoff`` that does not depend on the draft cost, computed once."""
-    nodes, weights, tokens, steps = chain(draft, width, lookahead, variant, schedule, transform)
+    nodes, weights, tokens, steps = chain(draft, width, lookahead, variant, schedule, transform, tables)
     return sum(weights[n] * tokens[n] for n in nodes), sum(weights[n] * steps[n] for n in nodes)
 
 
-def mean_width(draft, width, lookahead=None, variant="exact", schedule="fixed", transform=NONE):
+def mean_width(draft, width, lookahead=None, variant="exact", schedule="fixed", transform=NONE, tables=AUTHORED):
     """The average width a block uses in the long run."""
-    nodes, weights, _, _ = chain(draft, width, lookahead, variant, schedule, transform)
+    nodes, weights, _, _ = chain(draft, width, lookahead, variant, schedule, transform, tables)
     return sum(weights[n] * n[1] for n in nodes)
 
 
@@ -258,33 +260,33 @@ def check_cost(cost):
     return cost
 
 
-def payoff(draft, width, cost, lookahead=None, variant="exact", transform=NONE):
+def payoff(draft, width, cost, lookahead=None, variant="exact", transform=NONE, tables=AUTHORED):
     """Exact long-run tokens per pass and time per token, beside the closed form."""
     Config(draft, width, 0, MAX_TOKENS, variant, lookahead, "fixed", transform.temperature, transform.top_k,
-           transform.at)
+           transform.at, tables)
     cost = check_cost(cost)
     lookahead = None if lookahead is None else Fraction(lookahead)
-    per_pass, draft_steps = long_run(draft, width, lookahead, variant, "fixed", transform)
+    per_pass, draft_steps = long_run(draft, width, lookahead, variant, "fixed", transform, tables)
     # The closed form needs one acceptance rate per table row, from the untransformed tables.
-    a = alpha(draft) if draft in drafts.TABLE_DRAFTS and transform.identity else None
+    a = alpha(draft, tables) if draft in drafts.TABLE_DRAFTS and transform.identity else None
     closed = closed_tokens_per_pass(a, width) if lookahead is None and a is not None else None
     closed_time = closed_time_per_token(a, width, cost) if lookahead is None and a is not None else None
     return Payoff(draft, width, cost, lookahead, a, per_pass, draft_steps, (cost * draft_steps + 1) / per_pass,
                   closed, closed_time)
 
 
-def heuristic_payoff(draft, cost, variant="exact", transform=NONE):
+def heuristic_payoff(draft, cost, variant="exact", transform=NONE, tables=AUTHORED):
     """The heuristic schedule's long-run figures (``Payoff`` with ``width`` None and ``mean_width`` set).
 
     The long run forgets the starting width, so there is one answer per draft
     and cost. Exact, from the chain over (draft state, width).
     """
     cost = check_cost(cost)
-    per_pass, draft_steps = long_run(draft, 1, None, variant, "heuristic", transform)
-    a = alpha(draft) if draft in drafts.TABLE_DRAFTS and transform.identity else None
+    per_pass, draft_steps = long_run(draft, 1, None, variant, "heuristic", transform, tables)
+    a = alpha(draft, tables) if draft in drafts.TABLE_DRAFTS and transform.identity else None
     return Payoff(draft, None, cost, None, a, per_pass,
                   draft_steps, (cost * draft_steps + 1) / per_pass, None, None, "heuristic",
-                  mean_width(draft, 1, None, variant, "heuristic", transform))
+                  mean_width(draft, 1, None, variant, "heuristic", transform, tables))
 
 
 @dataclass(frozen=True)
@@ -307,7 +309,7 @@ class ScheduleComparison:
     best_time_per_token: Fraction
 
 
-def compare_schedules(draft, cost, threshold=Fraction(1, 2)):
+def compare_schedules(draft, cost, threshold=Fraction(1, 2), tables=AUTHORED):
     """Fixed widths, dynamic lookahead and the heuristic schedule, exactly (``core.payoff``'s chains).
 
     The lookup draft's heuristic chain has 216 states and answers with
@@ -316,9 +318,9 @@ def compare_schedules(draft, cost, threshold=Fraction(1, 2)):
     """
     cost = check_cost(cost)
     threshold = Fraction(threshold)
-    fixed = payoff_table(draft, cost)
-    ahead = payoff_table(draft, cost, threshold)
-    heuristic = heuristic_payoff(draft, cost)
+    fixed = payoff_table(draft, cost, tables=tables)
+    ahead = payoff_table(draft, cost, threshold, tables=tables)
+    heuristic = heuristic_payoff(draft, cost, tables=tables)
     times = (("fixed", fixed.rows[fixed.best_width - 1].time_per_token),
              ("lookahead", ahead.rows[ahead.best_width - 1].time_per_token),
              ("heuristic", heuristic.time_per_token))
@@ -333,9 +335,9 @@ class PayoffTable:
     closed_best_width: Optional[int]
 
 
-def payoff_table(draft, cost, lookahead=None, widths=range(1, MAX_WIDTH + 1), transform=NONE):
+def payoff_table(draft, cost, lookahead=None, widths=range(1, MAX_WIDTH + 1), transform=NONE, tables=AUTHORED):
     """``payoff`` for every width, and the width with the least time per token (ties: the shorter)."""
-    rows = tuple(payoff(draft, w, cost, lookahead, transform=transform) for w in widths)
+    rows = tuple(payoff(draft, w, cost, lookahead, transform=transform, tables=tables) for w in widths)
     best = min(rows, key=lambda r: (r.time_per_token, r.width)).width
     closed_best = None
     if lookahead is None:
@@ -366,16 +368,16 @@ class TraceExpectation:
 
 
 def trace_expectation(draft, width, max_tokens=MAX_TOKENS, lookahead=None, variant="exact", schedule="fixed",
-                      transform=NONE):
+                      transform=NONE, tables=AUTHORED):
     """Expected target passes and draft steps of a full trace, by enumeration.
 
     ``tokens_per_pass`` is ``max_tokens / E[passes]``: the pooled ratio that
     the counters of many traces converge to.
     """
     Config(draft, width, 0, max_tokens, variant, lookahead, schedule, transform.temperature, transform.top_k,
-           transform.at)
+           transform.at, tables)
     lookahead = None if lookahead is None else Fraction(lookahead)
-    drafter = drafts.setup(draft, transform).drafter
+    drafter = drafts.setup(draft, transform, tables).drafter
 
     @lru_cache(maxsize=None)
     def expect(state, w, length):
@@ -384,7 +386,7 @@ def trace_expectation(draft, width, max_tokens=MAX_TOKENS, lookahead=None, varia
         room = max_tokens - length
         n = min(w, room)
         passes, steps = Fraction(1), _drafted(variant, drafter, n, state, lookahead)
-        for seq, verdict, prob in block_branches(variant, draft, n, state, room, lookahead, transform):
+        for seq, verdict, prob in block_branches(variant, draft, n, state, room, lookahead, transform, tables):
             more_passes, more_steps = expect(drafts.after(drafter, state, seq), next_width(schedule, w, verdict),
                                              length + len(seq))
             passes += prob * more_passes
