@@ -91,8 +91,8 @@ def _row(which, key, text):
         raise TableTextError(which, key, None, "every entry is 0, but the row must give some token a positive chance")
     total = sum(row)
     if total != 1:
-        miss = f"{1 - total} short of" if total < 1 else f"{total - 1} over"
-        raise TableTextError(which, key, None, f"the entries sum to {total}, {miss} exactly 1")
+        miss = f"{1 - total} short" if total < 1 else f"{total - 1} too much"
+        raise TableTextError(which, key, None, f"the entries sum to {total}, not exactly 1 ({miss})")
     return row
 
 

@@ -329,7 +329,7 @@ class TreeTrace(Written):
     def _text_head(self):
         c = self.config
         return (f"draft={c.draft} width={c.width} seed={c.seed} max_tokens={c.max_tokens} candidates={self.candidates}"
-                f" rule={self.rule}")
+                f" rule={self.rule}" + "".join(f" {k}={v}" for k, v in c._tables_dict().items()))
 
     def _text_note(self, b):
         return f"  {len(b.nodes)} nodes"
