@@ -24,6 +24,8 @@ from urllib.parse import parse_qsl, urlencode
 import core
 from core.drafts import Names
 from core.numbers import parse_fraction
+from core.tables import AUTHORED
+from core.tables_text import parse_rows, table_text
 
 from app import i18n
 from app.i18n import t
@@ -62,7 +64,7 @@ class Prop:
     """One URL property: its name, its type, its default and its valid values."""
 
     name: str
-    kind: str  # "choice", "threshold", "int" or "language"
+    kind: str  # "choice", "threshold", "int", "language" or "table"
     default: object
     choices: tuple = ()
     low: int = 0
@@ -76,6 +78,11 @@ class Prop:
             if value is None:
                 raise ValueError(text)
             return value
+        if self.kind == "table":
+            # core.tables_text reads it (bounded, exact; a TableTextError is a ValueError). The value is
+            # the table's canonical text, "" for the authored rows, so equal tables give one link.
+            rows = parse_rows(text, self.name)
+            return "" if rows == getattr(AUTHORED, f"{self.name}_rows") else table_text(rows)
         if self.kind == "choice":
             value = text.strip().lower()
             if value not in self.choices:
@@ -123,6 +130,9 @@ PROPS = (
          must={"low": THRESHOLDS[0], "high": THRESHOLDS[-1]}),
     Prop("schedule", "choice", "fixed", choices=tuple(core.SCHEDULES), must={"choices": tuple(core.SCHEDULES)}),
     Prop("steps", "int", 0, low=0, high=STEPS_MAX, must={"low": 0, "high": STEPS_MAX}),
+    # Scenario props too: the teacher's own tables (core.tables_text's text form; "" = the authored ones).
+    Prop("target", "table", ""),
+    Prop("q", "table", ""),
 )
 BY_NAME = {prop.name: prop for prop in PROPS}
 
@@ -207,6 +217,8 @@ def _notice(prop):
     must = prop.valid()
     if prop.name == "lang":
         return t("url.notice.lang", must=must)
+    if prop.kind == "table":
+        return t("url.notice.table", name=prop.name, must=must)
     return t("url.notice", name=prop.name, must=must, default=prop.default)
 
 
@@ -222,7 +234,7 @@ def write(values, hidden=(), search=""):
     """The query string for ``values``, keeping keys of ``search`` that are not ours.
 
     Draft, width and seed are always written (a copied link states its
-    scenario); ``lookahead``, ``schedule``, ``steps`` and ``lang`` only when not at their defaults;
+    scenario); ``lookahead``, ``schedule``, ``steps``, ``target``, ``q`` and ``lang`` only when not at their defaults;
     hide flags as ``NAME_hide=1``.
     """
     ours = set(BY_NAME) | {LANG.name} | {name + HIDE_SUFFIX for name in HIDEABLE}
@@ -230,7 +242,7 @@ def write(values, hidden=(), search=""):
     pairs = []
     for prop in PROPS + (LANG,):
         value = values.get(prop.name, prop.default)
-        if value == prop.default and prop.name in ("steps", "lookahead", "schedule", "lang"):
+        if value == prop.default and prop.name in ("steps", "lookahead", "schedule", "lang", "target", "q"):
             continue
         pairs.append((prop.name, prop.format(value)))
     for name in HIDEABLE:
