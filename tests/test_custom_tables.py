@@ -315,3 +315,20 @@ def test_a_malformed_table_in_a_link_gets_a_notice_and_the_rest_of_the_link_is_k
     assert m.session.config.tables.target == AUTHORED.target and m.session.config.seed == 5 and m.notice
     with i18n.use("zh"):
         assert "链接中的 q 表无效" in urlstate.read("?q=x").notice
+
+
+# ---- the build's pre-renders ----------------------------------------------------------------------
+
+
+def test_a_prerender_query_with_tables_is_read_into_its_canonical_form_and_a_short_file_name():
+    from sitebuild.prerender import read_query
+    from sitebuild.project import BuildError
+
+    s = read_query("draft=custom&target=.6,.3,.1&q=1/3,1/3,1/3;;;1/7,2/7,4/7")
+    assert s.values["target"] == "0.6,0.3,0.1;0.2,0.6,0.2;0.55,0.15,0.3;0.25,0.25,0.5"
+    assert s.values["q"] == "1/3,1/3,1/3;0.7,0.25,0.05;0.75,0.15,0.1;1/7,2/7,4/7"
+    assert read_query(s.query).file == s.file and len(s.file) < 150
+    assert read_query("draft=custom&q=1/3,1/3,1/3").file != read_query("draft=custom&q=1/3,2/3,0").file
+    with pytest.raises(BuildError, match=r"target='.6,.3,.2' is not valid \(the target table's first row .*"
+                                         r"sum to 11/10, not exactly 1 \(1/10 too much\)\)"):
+        read_query("draft=custom&target=.6,.3,.2")

@@ -260,8 +260,9 @@
 
   // ----- A link to another scenario than the pre-rendered one -----------------
 
-  const SCENARIO_KEYS = ["draft", "width", "seed", "lookahead", "steps"];
+  const SCENARIO_KEYS = ["draft", "width", "seed", "lookahead", "steps", "target", "q"];
   const MAX_VALUE = 40;
+  const MAX_TABLE = 400; // core/tables_text.py's MAX_TEXT
 
   function bounded(value) {
     const text = String(value).replace(/\s+/g, " ").trim();
@@ -272,6 +273,9 @@
   // table), or null when it would not be valid there or this cannot tell: stricter than
   // Python, never looser, so a link is matched only with a scenario it surely asks for.
   function readValue(prop, text) {
+    // A table (target=, q=) is matched by its text as given: core/tables_text.py's canonical
+    // form reads as itself, so only a link spelled that way meets its pre-render.
+    if (prop.kind === "table") return text.length <= MAX_TABLE && /^[0-9.\/,;]+$/.test(text) ? text : null;
     if (text.length > MAX_VALUE) return null;
     const value = text.replace(/^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g, "");
     if (prop.kind === "choice" || prop.kind === "threshold") {
