@@ -25,7 +25,7 @@ import core
 from core.drafts import Names
 from core.numbers import parse_fraction
 from core.tables import AUTHORED
-from core.tables_text import parse_rows, table_text
+from core.tables_text import notes, parse_tables, parse_rows, table_text
 
 from app import i18n
 from app.i18n import t
@@ -201,8 +201,25 @@ def read(search):
         elif key.endswith(HIDE_SUFFIX) and key[: -len(HIDE_SUFFIX)] in HIDEABLE:
             if text.strip().lower() in _TRUE:
                 hidden.add(key[: -len(HIDE_SUFFIX)])
-    notices = tuple(_notice(prop) for prop in bad)
+    notices = tuple(_notice(prop) for prop in bad) + _unreachable(values)
     return UrlState(values, frozenset(hidden), notices, frozenset(given), lang)
+
+
+def _unreachable(values):
+    """A note, not a refusal, when the link's tables leave a token the target can produce out of
+    the draft's table: that token then appears there only as a correction (core.tables_text.notes)."""
+    if not (values.get("target") or values.get("q")):
+        return ()
+    kind = core.DRAFT_KINDS.get(values["draft"])
+    if kind is None or not kind.has_table:
+        return ()
+    tables = parse_tables(values.get("target") or None, values.get("q") or None)
+    found = notes(tables, kind.table_in(tables))
+    if not found:
+        return ()
+    places = [t("url.note.where.start", token=n.token) if n.row == "" else
+              t("url.note.where.after", token=n.token, after=n.row) for n in found]
+    return (t("url.note.unreachable", draft=t(f"step.draft_name.{kind.name}"), places=_either(tuple(places))),)
 
 
 def _either(choices):

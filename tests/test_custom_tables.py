@@ -332,3 +332,19 @@ def test_a_prerender_query_with_tables_is_read_into_its_canonical_form_and_a_sho
     with pytest.raises(BuildError, match=r"target='.6,.3,.2' is not valid \(the target table's first row .*"
                                          r"sum to 11/10, not exactly 1 \(1/10 too much\)\)"):
         read_query("draft=custom&target=.6,.3,.2")
+
+
+def test_a_link_whose_draft_never_proposes_a_possible_token_gets_a_note_and_runs():
+    from app import i18n, urlstate
+    from app.step.model import StepModel
+
+    url = urlstate.read("?draft=custom&q=1,0,0;;0,1,0")
+    assert url.values["q"] and url.notice == (
+        "With the link's tables the custom draft never proposes B at the start, C at the start, A after B or C after "
+        "B, where the target can: those tokens appear there only as corrections.")
+    m = StepModel()
+    m.open_link(url)
+    assert m.session.config.tables.q[""] == (1, 0, 0) and m.notice == url.notice
+    assert urlstate.read("?draft=biased&q=1,0,0").notices == ()  # the biased draft does not read q
+    with i18n.use("zh"):
+        assert "只会作为校正出现" in urlstate.read("?draft=custom&q=1,0,0").notice
