@@ -1,9 +1,11 @@
 """Where proposals come from: the registry of drafts, and the rows they propose from.
 
-Four drafts, all verified by the same rule (``core.block``):
+Five drafts, all verified by the same rule (``core.block``):
 
-* ``aligned`` and ``biased``: a small model's table, looked up by the last
-  token of the text so far (earlier proposals of the block included).
+* ``aligned``, ``biased`` and ``custom``: a small model's table, looked up by
+  the last token of the text so far (earlier proposals of the block
+  included). ``aligned`` is the scenario's target and ``custom`` the
+  scenario's ``q`` (``core.tables``); ``biased`` is authored.
 * ``heads`` (Medusa-style heads, seed 003): proposal ``i`` (from 1) is drawn
   from the target's own ``i``-step-ahead distribution given the committed
   text, without seeing the block's earlier proposals: the committed row times
@@ -345,8 +347,9 @@ class Setup:
     ``target`` holds the rows verification uses (transformed when the
     transformation applies to the target); ``reference`` the rows of the
     target the user asked for (always transformed): the one ``exact``
-    compares the output with. ``tables`` are the scenario's (``core.tables``). Setups are built once (``setup`` is cached) and
-    compared by identity, so caches may be keyed by them.
+    compares the output with. ``tables`` are the scenario's (``core.tables``).
+    Setups are built once (``setup`` is cached) and compared by identity, so
+    caches may be keyed by them.
     """
 
     draft: str
