@@ -348,3 +348,15 @@ def test_a_link_whose_draft_never_proposes_a_possible_token_gets_a_note_and_runs
     assert urlstate.read("?draft=biased&q=1,0,0").notices == ()  # the biased draft does not read q
     with i18n.use("zh"):
         assert "只会作为校正出现" in urlstate.read("?draft=custom&q=1,0,0").notice
+
+
+def test_the_exact_tabs_ordinary_decoding_beside_the_trace_uses_the_links_target():
+    from app import urlstate
+    from app.exact.model import ExactModel
+    from app.step.model import StepModel
+
+    m = StepModel()
+    m.open_link(urlstate.read("?draft=aligned&seed=3&target=0,0,1;0,0,1;0,0,1;0,0,1"))
+    exact_model = ExactModel(session_model=m)
+    exact_model._set(trace=core.Session.start(exact_model._config()).run_to_end())  # what activate() shows
+    assert exact_model.ordinary() == ("C",) * 8  # this target only ever writes C
