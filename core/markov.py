@@ -23,7 +23,8 @@ common denominator ``den[a]`` of its probabilities gives ``M``, with
 ``M[a][a] = leave[a]``, their sum. The stationary ``pi`` solves
 ``pi (I - P) = 0``, so ``z = pi / den`` solves ``z M = 0``. One state, the
 ``root``, gets ``z = 1`` and the others solve the system left without the
-root's row and column (nonsingular when the chain is irreducible).
+root's row and column: nonsingular when the root is recurrent and every state
+reaches it (``_root``).
 """
 
 from fractions import Fraction
@@ -37,14 +38,15 @@ MODULI = (2**521 - 1, 2**607 - 1, 2**1279 - 1)
 def stationary(chain, nodes, moduli=MODULI):
     """Stationary distribution of ``chain[a][b]`` (probabilities) over ``nodes``, as Fractions.
 
-    The chain must be irreducible over ``nodes``. Raises ArithmeticError only
+    The chain must have one closed class of states over ``nodes`` (the states
+    outside it, which it leaves for good, get 0). Raises ArithmeticError only
     if every modulus divides a pivot (none is known to).
     """
     nodes = tuple(nodes)
     if len(nodes) == 1:
         return {nodes[0]: Fraction(1)}
     den, flow, leave = _integer_rows(chain, nodes)
-    root = max(nodes, key=lambda a: (len(flow[a]) + sum(a in flow[i] for i in nodes), repr(a)))
+    root = _root(flow, nodes)
     for p in moduli:
         try:
             factors = _factor(flow, leave, nodes, root, p)
@@ -55,6 +57,38 @@ def stationary(chain, nodes, moduli=MODULI):
         total = sum(weights.values())
         return {a: Fraction(weights[a], total) for a in nodes}
     raise ArithmeticError("every modulus divides a pivot of this chain")
+
+
+def _reach(moves, start):
+    seen, todo = {start}, [start]
+    while todo:
+        for b in moves[todo.pop()]:
+            if b not in seen:
+                seen.add(b)
+                todo.append(b)
+    return seen
+
+
+def _root(flow, nodes):
+    """A state of the closed class, the best connected (its elimination would cost most).
+
+    A state is in the closed class when every state it reaches reaches it back; from one that
+    is not, a state it reaches but that cannot return reaches strictly fewer. With the root
+    recurrent and reached from every state, the system without it is nonsingular.
+    """
+    back = {a: set() for a in nodes}
+    for a in nodes:
+        for b in flow[a]:
+            back[b].add(a)
+    x = nodes[0]
+    while True:
+        ahead, behind = _reach(flow, x), _reach(back, x)
+        if ahead <= behind:
+            break
+        x = min(ahead - behind, key=repr)
+    if len(behind) < len(nodes):
+        raise ValueError("the chain has more than one closed class of states: no single stationary distribution")
+    return max(ahead, key=lambda a: (len(flow[a]) + len(back[a]), repr(a)))
 
 
 def _integer_rows(chain, nodes):
