@@ -178,7 +178,7 @@ def _lift(flow, leave, nodes, root, p, factors):
     # Past a bound on the answer's size (Hadamard's, twice: numerator and denominator) the
     # reconstruction cannot fail; only a bug would get there.
     bound_bits = 2 * sum(((leave[a] ** 2 + sum(f * f for f in flow[a].values())).bit_length() + 1) // 2
-                         for a in unknown) + 64
+                         for a in nodes) + 64
     expansion = dict.fromkeys(unknown, 0)
     power, digits, attempt = 1, 0, 1
     while True:

@@ -117,8 +117,7 @@ def long_run_chain(draft, width, schedule="fixed", temperature=1, variant="exact
 
 
 CASES = [(d, w, "fixed", t) for d in ALL_DRAFTS for w in (1, 3, 8) for t in (1, F(1, 4))]
-CASES += [(d, 1, "heuristic", t) for d in ALL_DRAFTS for t in (1, F(1, 2), F(1, 3), F(1, 4))
-          if not (d == "lookup" and t < F(1, 2))]
+CASES += [(d, 1, "heuristic", t) for d in ALL_DRAFTS for t in (1, F(1, 4)) if not (d == "lookup" and t < 1)]
 
 
 @pytest.mark.parametrize("draft, width, schedule, temperature", CASES,
@@ -140,7 +139,7 @@ def test_lifting_gives_the_state_reductions_fractions_for_other_rules_and_transf
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("temperature", [F(1, 3), F(1, 4)])
+@pytest.mark.parametrize("temperature", [F(1, 2), F(1, 3), F(1, 4)])
 def test_lifting_gives_the_state_reductions_fractions_on_the_slow_lookup_heuristic_chain(temperature):
     """The case of issue 24 item 8: 216 states, answers with 2,092-digit denominators at T = 1/4.
     The reference takes about 3.5 s here, the lifting about 0.4 s."""
@@ -216,10 +215,11 @@ def test_a_modulus_that_divides_a_pivot_is_passed_over_for_the_next():
     assert markov.stationary(chain, TOKENS, moduli=(3, 2**521 - 1)) == state_reduction(chain)
 
 
-@pytest.mark.parametrize("modulus", [5, 2**61 - 1, 2**127 - 1, 2**1279 - 1])
-def test_any_modulus_gives_the_same_fractions(modulus):
-    chain, nodes = long_run_chain("heads", 1, "heuristic", F(1, 2))
-    assert markov.stationary(chain, nodes, moduli=(modulus,)) == state_reduction(chain, nodes)
+@pytest.mark.parametrize("moduli", [(5, 7, 11, 13, 101), (2**61 - 1,), (2**127 - 1,), (2**1279 - 1,)])
+def test_any_modulus_gives_the_same_fractions(moduli):
+    """Small primes need hundreds of lifting steps (and some divide a pivot: the next is taken)."""
+    chain, nodes = long_run_chain("heads", 1, "heuristic")
+    assert markov.stationary(chain, nodes, moduli=moduli) == state_reduction(chain, nodes)
 
 
 def euclid_reconstruction(x, m, bound):
