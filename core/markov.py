@@ -39,8 +39,8 @@ def stationary(chain, nodes, moduli=MODULI):
     """Stationary distribution of ``chain[a][b]`` (probabilities) over ``nodes``, as Fractions.
 
     The chain must have one closed class of states over ``nodes`` (the states
-    outside it, which it leaves for good, get 0). Raises ArithmeticError only
-    if every modulus divides a pivot (none is known to).
+    outside it, which it leaves for good, get 0); two or more raise ValueError.
+    ArithmeticError means that every modulus divided a pivot (none is known to).
     """
     nodes = tuple(nodes)
     if len(nodes) == 1:
@@ -108,7 +108,7 @@ def _factor(flow, leave, nodes, root, p):
 
     Returns the elimination as ``(state, 1/leave, exits, sources)`` steps: ``exits[j]`` is the
     rerouted chance of going from the state to ``j`` over its leaving chance, and ``sources[i]``
-    the flow from ``i`` into it when it was removed. A pivot that is 0 modulo p raises
+    the flow from ``i`` into it when it was removed. A pivot with no inverse modulo p raises
     ZeroDivisionError.
     """
     rows = {a: {b: f % p for b, f in flow[a].items() if b != root} for a in nodes if a != root}
@@ -122,7 +122,7 @@ def _factor(flow, leave, nodes, root, p):
     while rows:
         k = min(rows, key=lambda a: (len(into[a]) * len(rows[a]), rank[a]))
         out_k = rows.pop(k)
-        if not diag[k]:
+        if gcd(diag[k], p) != 1:
             raise ZeroDivisionError(k)
         inv = pow(diag.pop(k), -1, p)
         exits = {j: f * inv % p for j, f in out_k.items()}
@@ -191,20 +191,22 @@ def _lift(flow, leave, nodes, root, p, factors):
         moved = _times(flow, leave, y, set(unknown))
         residual = {j: (residual.get(j, 0) - moved[j]) // p for j in unknown}
         if digits >= attempt or power.bit_length() > bound_bits:
-            z = _reconstruct(expansion, unknown, power)
-            if z is not None:
-                den_z = z.pop(None)
-                z[root] = den_z
+            found = _reconstruct(expansion, unknown, power)
+            if found is not None:
+                z = found[1]
+                z[root] = found[0]
                 if not any(_times(flow, leave, z, set(nodes)).values()):
                     return z
             if power.bit_length() > bound_bits:
                 raise ArithmeticError("p-adic lifting did not converge (a bug)")
+            # A try costs about what the digits so far cost; trying again at 1.5 times as many
+            # digits lifts at most half as many again as the answer needs.
             attempt = digits + max(1, digits // 2)
 
 
 def _reconstruct(expansion, unknown, m):
     """Fractions ``x`` with ``x = expansion`` modulo ``m`` sharing one denominator, as
-    ``{state: numerator, None: denominator}``; None when ``m`` is not yet long enough."""
+    ``(denominator, {state: numerator})``; None when ``m`` is not yet long enough."""
     bound = isqrt(m // 2)
     den = 1
     nums = {}
@@ -223,9 +225,7 @@ def _reconstruct(expansion, unknown, m):
                 return None
         nums[a] = y
     g = gcd(den, *nums.values())
-    out = {a: n // g for a, n in nums.items()}
-    out[None] = den // g
-    return out
+    return den // g, {a: n // g for a, n in nums.items()}
 
 
 def _rational(x, m, bound):

@@ -198,6 +198,7 @@ def test_states_the_chain_leaves_for_good_get_zero_wherever_they_are_listed():
     assert pi[nodes[0]] == 0 and {a[1] for a in nodes if pi[a]} == {8}
     chain = {"T": {"T": F(1, 2), "A": F(1, 2)}, "A": {"B": 1}, "B": {"A": F(1, 4), "B": F(3, 4)}}
     assert markov.stationary(chain, ("T", "A", "B")) == {"T": 0, "A": F(1, 5), "B": F(4, 5)}
+    assert markov.stationary({"B": {"A": F(1, 2), "B": F(1, 2)}, "A": {"A": 1}}, ("B", "A")) == {"B": 0, "A": 1}
 
 
 def test_a_chain_with_two_closed_classes_is_refused_in_words():
