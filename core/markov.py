@@ -175,10 +175,10 @@ def _lift(flow, leave, nodes, root, p, factors):
     and accepts only an answer that satisfies ``z M = 0`` exactly."""
     unknown = [a for a in nodes if a != root]
     residual = {j: f for j, f in flow[root].items() if j != root}  # -z_root * M[root][j], z_root = 1
-    # Past a bound on the answer's size (Hadamard's, twice: numerator and denominator) the
-    # reconstruction cannot fail; only a bug would get there.
+    # Past a bound on the answer's size (Hadamard's, twice: numerator and denominator, with
+    # room to spare) the reconstruction cannot fail; only a bug would get there.
     bound_bits = 2 * sum(((leave[a] ** 2 + sum(f * f for f in flow[a].values())).bit_length() + 1) // 2
-                         for a in nodes) + 64
+                         for a in nodes) + 128
     expansion = dict.fromkeys(unknown, 0)
     power, digits, attempt = 1, 0, 1
     while True:
@@ -219,10 +219,12 @@ def _reconstruct(expansion, unknown, m):
             if found is None:
                 return None
             y, b = found
+            # The answer, once m is long enough, leaves room to spare; a candidate that fills
+            # m is almost surely noise, and saying so now spares reconstructing the others.
+            if (abs(y) * b * den).bit_length() + 64 > m.bit_length():
+                return None
             nums = {i: n * b for i, n in nums.items()}
             den *= b
-            if den > bound:
-                return None
         nums[a] = y
     g = gcd(den, *nums.values())
     return den // g, {a: n // g for a, n in nums.items()}
