@@ -50,11 +50,11 @@ def stationary(chain, nodes=TOKENS):
 
     The chain must have one closed class over ``nodes``; states it leaves for
     good get 0 (the aligned draft's heuristic chain starts at width 1 and
-    never comes back). Solved by p-adic
-    lifting (``core.markov``): the lookup draft's heuristic chain at T = 1/4
-    (216 states, answers with 2,092-digit denominators) takes 0.4 s on
-    CPython where state reduction over the rationals took 3.7 s; the same
-    exact numbers (``tests/test_markov.py`` keeps that elimination to compare).
+    never comes back). Solved by p-adic lifting (``core.markov``): the lookup
+    draft's heuristic chain at T = 1/4 (216 states, answers with 2,092-digit
+    denominators) takes 0.4 s on CPython where state reduction over the
+    rationals took 3.7 s, with the same exact numbers (``tests/test_markov.py``
+    keeps that elimination to compare).
     """
     return markov.stationary(chain, nodes)
 
