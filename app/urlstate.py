@@ -24,6 +24,8 @@ from urllib.parse import parse_qsl, urlencode
 import core
 from core.drafts import Names
 from core.numbers import parse_fraction
+from core.tables import AUTHORED
+from core.tables_text import notes, parse_tables, parse_rows, table_text
 
 from app import i18n
 from app.i18n import t
@@ -62,7 +64,7 @@ class Prop:
     """One URL property: its name, its type, its default and its valid values."""
 
     name: str
-    kind: str  # "choice", "threshold", "int" or "language"
+    kind: str  # "choice", "threshold", "int", "language" or "table"
     default: object
     choices: tuple = ()
     low: int = 0
@@ -76,6 +78,11 @@ class Prop:
             if value is None:
                 raise ValueError(text)
             return value
+        if self.kind == "table":
+            # core.tables_text reads it (bounded, exact; a TableTextError is a ValueError). The value is
+            # the table's canonical text, "" for the authored rows, so equal tables give one link.
+            rows = parse_rows(text, self.name)
+            return "" if rows == getattr(AUTHORED, f"{self.name}_rows") else table_text(rows)
         if self.kind == "choice":
             value = text.strip().lower()
             if value not in self.choices:
@@ -123,6 +130,9 @@ PROPS = (
          must={"low": THRESHOLDS[0], "high": THRESHOLDS[-1]}),
     Prop("schedule", "choice", "fixed", choices=tuple(core.SCHEDULES), must={"choices": tuple(core.SCHEDULES)}),
     Prop("steps", "int", 0, low=0, high=STEPS_MAX, must={"low": 0, "high": STEPS_MAX}),
+    # Scenario props too: the teacher's own tables (core.tables_text's text form; "" = the authored ones).
+    Prop("target", "table", ""),
+    Prop("q", "table", ""),
 )
 BY_NAME = {prop.name: prop for prop in PROPS}
 
@@ -204,8 +214,25 @@ def read(search):
         elif key.endswith(HIDE_SUFFIX) and key[: -len(HIDE_SUFFIX)] in HIDEABLE:
             if text.strip().lower() in _TRUE:
                 hidden.add(key[: -len(HIDE_SUFFIX)])
-    notices = tuple(_notice(prop) for prop in bad)
+    notices = tuple(_notice(prop) for prop in bad) + _unreachable(values)
     return UrlState(values, frozenset(hidden), notices, frozenset(given), lang, present)
+
+
+def _unreachable(values):
+    """A note, not a refusal, when the link's tables leave a token the target can produce out of
+    the draft's table: that token then appears there only as a correction (core.tables_text.notes)."""
+    if not (values.get("target") or values.get("q")):
+        return ()
+    kind = core.DRAFT_KINDS.get(values["draft"])
+    if kind is None or not kind.has_table:
+        return ()
+    tables = parse_tables(values.get("target") or None, values.get("q") or None)
+    found = notes(tables, kind.table_in(tables))
+    if not found:
+        return ()
+    places = [t("url.note.where.start", token=n.token) if n.row == "" else
+              t("url.note.where.after", token=n.token, after=n.row) for n in found]
+    return (t("url.note.unreachable", draft=t(f"step.draft_name.{kind.name}"), places=_either(tuple(places))),)
 
 
 def _either(choices):
@@ -220,6 +247,8 @@ def _notice(prop):
     must = prop.valid()
     if prop.name == "lang":
         return t("url.notice.lang", must=must)
+    if prop.kind == "table":
+        return t("url.notice.table", name=prop.name, must=must)
     return t("url.notice", name=prop.name, must=must, default=prop.default)
 
 
@@ -235,7 +264,8 @@ def write(values, hidden=(), search=""):
     """The query string for ``values``, keeping keys of ``search`` that are not ours.
 
     Draft, width and seed are always written (a copied link states its
-    scenario); ``lookahead``, ``schedule``, ``steps``, ``lang`` and ``present`` only when not at their defaults;
+    scenario); ``lookahead``, ``schedule``, ``steps``, ``target``, ``q``, ``lang`` and ``present`` only when not
+    at their defaults;
     hide flags as ``NAME_hide=1``.
     """
     ours = set(BY_NAME) | {LANG.name, PRESENT.name} | {name + HIDE_SUFFIX for name in HIDEABLE}
@@ -243,7 +273,7 @@ def write(values, hidden=(), search=""):
     pairs = []
     for prop in PROPS + (LANG, PRESENT):
         value = values.get(prop.name, prop.default)
-        if value == prop.default and prop.name in ("steps", "lookahead", "schedule", "lang", "present"):
+        if value == prop.default and prop.name in ("steps", "lookahead", "schedule", "lang", "target", "q", "present"):
             continue
         pairs.append((prop.name, prop.format(value)))
     for name in HIDEABLE:

@@ -38,6 +38,7 @@ from fractions import Fraction
 from .config import MAX_WIDTH
 from .drafts import Names
 from .payoff import check_cost, long_run
+from .tables import AUTHORED
 
 MAX_BATCH = 256
 MAX_SATURATION = 4096
@@ -122,7 +123,7 @@ class BatchPayoff:
         return Fraction(self.saturation)
 
 
-def batch_payoff(draft, width, cost, batch, saturation):
+def batch_payoff(draft, width, cost, batch, saturation, tables=AUTHORED):
     """Exact per-request and whole-batch figures for one width (``BatchPayoff``)."""
     if draft not in BATCH_DRAFTS:
         raise ValueError(f"the batch model needs a draft that drafts the full width ({', '.join(BATCH_DRAFTS)}), "
@@ -131,7 +132,7 @@ def batch_payoff(draft, width, cost, batch, saturation):
     _whole("the batch size b", batch, 1, MAX_BATCH)
     _whole("the compute-bound batch size s", saturation, 1, MAX_SATURATION)
     cost = check_cost(cost)
-    tokens, steps = long_run(draft, width)
+    tokens, steps = long_run(draft, width, tables=tables)
     block = cost * steps + pass_time(batch, width + 1, saturation)
     return BatchPayoff(draft, width, cost, batch, saturation, tokens, block, pass_time(batch, 1, saturation))
 
@@ -154,7 +155,7 @@ class BatchTable:
         return self.best.speedup > 1
 
 
-def batch_table(draft, cost, batch, saturation, widths=range(1, MAX_WIDTH + 1)):
-    rows = tuple(batch_payoff(draft, w, cost, batch, saturation) for w in widths)
+def batch_table(draft, cost, batch, saturation, widths=range(1, MAX_WIDTH + 1), tables=AUTHORED):
+    rows = tuple(batch_payoff(draft, w, cost, batch, saturation, tables) for w in widths)
     best = min(rows, key=lambda r: (-r.speedup, r.width)).width
     return BatchTable(rows, best)

@@ -7,6 +7,7 @@ split the arguments, so no argument can hang the program or end in a traceback.
 """
 
 import argparse
+import os
 import sys
 
 from . import batch, display, exact, payoff, rulecard, tree, tree_exact, typical
@@ -16,6 +17,8 @@ from .rule import decompose, parse_distribution
 from .drafts import ALL_DRAFTS, KINDS as DRAFT_KINDS
 from .schedule import SCHEDULES
 from .session import simulate
+from .tables import AUTHORED
+from .tables_text import MAX_TEXT, notes, parse_rows
 from .transform import MAX_TOP_K, TRANSFORM_AT, Transform, parse_temperature, parse_top_k
 from .variants import ALL_VARIANTS
 
@@ -67,16 +70,59 @@ def read_numbers(args):
         text = getattr(args, dest, None)
         if text is not None:
             setattr(args, dest, read(text, "--" + dest.replace("_", "-")))
+    args.tables = read_tables(args)
     return args
+
+
+def table_text(given, option):
+    """The text of ``--target`` / ``--q``: the file it names (one row a line), else the rows themselves."""
+    if os.path.isfile(given):
+        try:
+            with open(given, encoding="utf-8") as f:
+                text = f.read(MAX_TEXT + 1)  # never more than a table can be: a long file is refused, not read
+        except (OSError, UnicodeDecodeError) as e:
+            raise ValueError(f"{option} {given}: cannot read the file ({e.__class__.__name__})") from None
+        return "\n".join(line.split("#")[0].strip() for line in text.strip().splitlines())
+    return given
+
+
+def read_tables(args):
+    """The scenario's tables from ``--target`` and ``--q`` (``core.tables_text``); the authored ones without them."""
+    target, q = getattr(args, "target_table", None), getattr(args, "q_table", None)
+    if target is None and q is None:
+        return AUTHORED
+    target_rows = None if target is None else parse_rows(table_text(target, "--target"), "target")
+    q_rows = None if q is None else parse_rows(table_text(q, "--q"), "q")
+    return AUTHORED.replace(target_rows, q_rows)
+
+
+def table_notes(args):
+    """What is allowed but worth saying about the draft's table on this scenario's target (stderr)."""
+    kind = DRAFT_KINDS.get(getattr(args, "draft", None))
+    if kind is None or not kind.has_table or args.tables is AUTHORED:
+        return ()
+    return tuple(n.message.replace("the q table", f"the {kind.name} draft's table", 1) if kind.source != "q"
+                 else n.message for n in notes(args.tables, kind.table_in(args.tables)))
 
 
 def build_parser():
     parser = Parser(prog="python -m core", description="Exact speculative sampling on toy A/B/C tables.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
+    def tables(p):
+        p.add_argument("--target", dest="target_table", default=None, metavar="FILE|ROWS",
+                       help="the target's table: four rows (empty prefix, after A, after B, after C) separated by ; "
+                            "(in a file: one a line), three entries each for A, B, C separated by commas, decimals or "
+                            "fractions: .5,.3,.2;.2,.6,.2;.55,.15,.3;.25,.25,.5. An empty or omitted row keeps the "
+                            "authored one. Every draft runs on it (aligned is this target, heads its powers)")
+        p.add_argument("--q", dest="q_table", default=None, metavar="FILE|ROWS",
+                       help="the custom draft's table (--draft custom), written like --target; "
+                            "omitted rows keep the biased draft's")
+
     def scenario(p, width=True):
         p.add_argument("--draft", choices=ALL_DRAFTS, required=True,
                        help="; ".join(f"{k.name} ({k.summary})" for k in DRAFT_KINDS.values()))
+        tables(p)
         if width:
             p.add_argument("--width", required=True, help=f"draft length per block, 1 to {MAX_WIDTH}"
                                                           " (with --schedule heuristic: the first block's)")
@@ -139,6 +185,7 @@ def build_parser():
     r.add_argument("--draft", choices=DRAFTS, default="biased")
     r.add_argument("--width", default="3", help=f"draft length per block, 1 to {MAX_WIDTH}")
     r.add_argument("--length", default="3", help=f"K, the first K tokens compared, 1 to {MAX_TOKENS}")
+    tables(r)
 
     b = sub.add_parser("batch", help="speculation in a batch: a pass over b*(w+1) positions costs max(1, b*(w+1)/s)")
     b.add_argument("--draft", choices=batch.BATCH_DRAFTS, required=True)
@@ -146,6 +193,7 @@ def build_parser():
     b.add_argument("--batch", required=True, help=f"b, requests per batch, 1 to {batch.MAX_BATCH}")
     b.add_argument("--saturation", required=True,
                    help=f"s, positions per pass at which the target becomes compute-bound, 1 to {batch.MAX_SATURATION}")
+    tables(b)
     return parser
 
 
@@ -195,10 +243,11 @@ def run_timeline(args, rule=None, shape=None):
     from .session import Session
     from .timeline import Timeline
     if rule is not None:
-        start = tree.TreeSession.start(args.draft, args.candidates, args.width, args.seed, args.max_tokens, rule)
+        start = tree.TreeSession.start(args.draft, args.candidates, args.width, args.seed, args.max_tokens, rule,
+                                       args.tables)
     else:
         start = Session.start(Config(args.draft, args.width, args.seed, args.max_tokens, args.variant, args.lookahead,
-                                     args.schedule, shape.temperature, shape.top_k, shape.at))
+                                     args.schedule, shape.temperature, shape.top_k, shape.at, args.tables))
     timeline = Timeline.of(start)
     return timeline.to_text() + "\n" + lanes(timeline, args.cost).to_text()
 
@@ -206,7 +255,7 @@ def run_timeline(args, rule=None, shape=None):
 def run_tree_trace(args, rule):
     if args.timeline:
         return run_timeline(args, rule)
-    trace = tree.simulate_tree(args.draft, args.width, args.seed, args.candidates, args.max_tokens, rule)
+    trace = tree.simulate_tree(args.draft, args.width, args.seed, args.candidates, args.max_tokens, rule, args.tables)
     if args.json:
         return trace.to_json()
     if args.markdown:
@@ -215,7 +264,7 @@ def run_tree_trace(args, rule):
 
 
 def run_tree_exact(args, rule):
-    c = tree_exact.compare(args.draft, args.width, args.length, args.candidates, rule)
+    c = tree_exact.compare(args.draft, args.width, args.length, args.candidates, rule, tables=args.tables)
     lines = [f"first {c.k} tokens, {c.draft} draft, width {c.width}, {c.candidates} candidates per position, "
              f"{tree.RULE_TITLES[rule]}", "",
              f"{'tokens':<{c.k + 2}} {'target':>24} {'this rule':>24}"]
@@ -239,7 +288,7 @@ def run_trace(args):
     if args.timeline:
         return run_timeline(args, shape=t)
     trace = simulate(args.draft, args.width, args.seed, args.max_tokens, args.variant, args.lookahead, args.schedule,
-                     t.temperature, t.top_k, t.at)
+                     t.temperature, t.top_k, t.at, args.tables)
     if args.json:
         return trace.to_json()
     return trace.to_markdown() if args.markdown else trace.to_text()
@@ -266,7 +315,7 @@ def run_exact(args):
         return run_tree_exact(args, rule)
     t = transform(args)
     c = exact.compare(args.draft, args.width, args.length, args.variant, lookahead=args.lookahead,
-                      schedule=args.schedule, transform=t)
+                      schedule=args.schedule, transform=t, tables=args.tables)
     title = f"first {c.k} tokens, {c.draft} draft, width {c.width}, variant {c.variant}"
     if args.lookahead is not None:
         title += f", lookahead {args.lookahead}"
@@ -292,7 +341,7 @@ def run_exact(args):
 
 def run_payoff(args):
     t = transform(args)
-    table = payoff.payoff_table(args.draft, args.cost, args.lookahead, transform=t)
+    table = payoff.payoff_table(args.draft, args.cost, args.lookahead, transform=t, tables=args.tables)
     a = table.rows[0].alpha
     ahead = "" if args.lookahead is None else f", lookahead {args.lookahead}"
     lines = [f"{args.draft} draft{ahead}, draft step cost c = {args.cost}; algorithmic expectations, not measured latency",
@@ -306,7 +355,7 @@ def run_payoff(args):
         lines.append(f"{r.width:>5}  {float(r.tokens_per_pass):>17.4f}  {closed:>11}   {float(r.time_per_token):>16.4f}  "
                      f"{closed_t:>11}{mark}")
     if args.schedule == "heuristic":
-        h = payoff.heuristic_payoff(args.draft, args.cost, transform=t)
+        h = payoff.heuristic_payoff(args.draft, args.cost, transform=t, tables=args.tables)
         lines += ["", f"heuristic schedule (+2 after a full acceptance, else -1): tokens/pass "
                       f"{float(h.tokens_per_pass):.4f}, time/token {float(h.time_per_token):.4f}, "
                       f"average width {float(h.mean_width):.4f}"]
@@ -318,7 +367,7 @@ def _exactly(x, digits=4):
 
 
 def run_card(args):
-    c = rulecard.rule_card(args.variant, args.draft, args.width, args.length)
+    c = rulecard.rule_card(args.variant, args.draft, args.width, args.length, args.tables)
     v = ALL_VARIANTS[c.variant]
     lines = [f"{v.title}: variant {c.variant}, {c.draft} draft, width {c.width}, first {c.k} tokens", v.summary, "",
              f"total-variation distance from the target: {_exactly(c.distance, 6)}"
@@ -337,7 +386,7 @@ def run_card(args):
 
 
 def run_batch(args):
-    t = batch.batch_table(args.draft, args.cost, args.batch, args.saturation)
+    t = batch.batch_table(args.draft, args.cost, args.batch, args.saturation, tables=args.tables)
     first = t.rows[0]
     lines = [f"{args.draft} draft, c = {first.cost}, batch b = {args.batch}, compute-bound at s = {args.saturation} "
              "positions per pass; algorithmic expectations, not measured latency",
@@ -361,5 +410,7 @@ def main(argv=None):
     except (UsageError, ConfigError, ValueError) as e:
         print(f"python -m core: error: {e}", file=sys.stderr)
         return 2
+    for note in table_notes(args):
+        print(f"python -m core: note: {note}", file=sys.stderr)
     print(out)
     return 0

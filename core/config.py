@@ -7,6 +7,7 @@ from typing import Optional
 from .drafts import ALL_DRAFTS, TABLE_DRAFTS, setup
 from .pairs import numbers_for
 from .schedule import SCHEDULES
+from .tables import AUTHORED, Tables
 from .transform import NONE, Transform
 from .variants import ALL_VARIANTS
 
@@ -43,7 +44,8 @@ class Config:
     (``core.schedule``: starts at ``width``, +2 after a fully accepted block,
     else -1). ``temperature`` (1, 1/2, 1/3 or 1/4), ``top_k`` (None or 1-3)
     and ``transform_at`` ("both", "target" or "draft") reshape the rows
-    (``core.transform``).
+    (``core.transform``). ``tables`` are the target and the custom draft's
+    ``q`` the scenario runs on (``core.tables``; the authored ones by default).
     """
 
     draft: str = "aligned"
@@ -56,14 +58,15 @@ class Config:
     temperature: Fraction = Fraction(1)
     top_k: Optional[int] = None
     transform_at: str = "both"
+    tables: Tables = AUTHORED
 
     def __init__(self, draft="aligned", width=3, seed=0, max_tokens=MAX_TOKENS, variant="exact", lookahead=None,
-                 schedule="fixed", temperature=_ONE, top_k=None, transform_at="both"):
+                 schedule="fixed", temperature=_ONE, top_k=None, transform_at="both", tables=AUTHORED):
         # Written out for speed, like core.records': a trace builds one Config, and a
         # frozen dataclass's generated __init__ costs a call per field.
         self.__dict__.update(draft=draft, width=width, seed=seed, max_tokens=max_tokens, variant=variant,
                              lookahead=lookahead, schedule=schedule, temperature=temperature, top_k=top_k,
-                             transform_at=transform_at)
+                             transform_at=transform_at, tables=tables)
         self.__post_init__()
 
     def __post_init__(self):
@@ -92,9 +95,12 @@ class Config:
             raise ConfigError(str(e)) from None
         # The rows this scenario drafts and verifies with, looked up once (core.drafts.setup).
         # ``numbers``: the setup's caches of exact numbers for this rule (core.pairs).
-        found = _PLAIN.get(self.draft) if plain else None
-        if found is None:  # a transformation, or a kind registered after this module was imported
-            found = setup(self.draft, transform)
+        tables = self.tables
+        if tables is not AUTHORED and not isinstance(tables, Tables):
+            raise ConfigError(f"tables must be a core.tables.Tables record, got {type(tables).__name__}")
+        found = _PLAIN.get(self.draft) if plain and tables is AUTHORED else None
+        if found is None:  # a transformation, custom tables, or a kind registered after this module was imported
+            found = setup(self.draft, transform, tables)
         numbers = found.cache.get(self.variant)
         if numbers is None:
             numbers = found.cache[self.variant] = numbers_for(ALL_VARIANTS[self.variant], found.target)
@@ -115,4 +121,18 @@ class Config:
             "temperature": str(self.temperature),
             "top_k": self.top_k,
             "transform_at": self.transform_at,
+            **self._tables_dict(),
         }
+
+    def _tables_dict(self):
+        """The tables in their text form (``core.tables_text``), only when they are not the authored
+        ones: an authored scenario's JSON stays what it was."""
+        if self.tables is AUTHORED or self.tables == AUTHORED:
+            return {}
+        from .tables_text import table_text
+        out = {}
+        if self.tables.target_rows != AUTHORED.target_rows:
+            out["target"] = table_text(self.tables.target_rows)
+        if self.tables.q_rows != AUTHORED.q_rows:
+            out["q"] = table_text(self.tables.q_rows)
+        return out

@@ -1,9 +1,11 @@
 """Where proposals come from: the registry of drafts, and the rows they propose from.
 
-Four drafts, all verified by the same rule (``core.block``):
+Five drafts, all verified by the same rule (``core.block``):
 
-* ``aligned`` and ``biased``: a small model's table, looked up by the last
-  token of the text so far (earlier proposals of the block included).
+* ``aligned``, ``biased`` and ``custom``: a small model's table, looked up by
+  the last token of the text so far (earlier proposals of the block
+  included). ``aligned`` is the scenario's target and ``custom`` the
+  scenario's ``q`` (``core.tables``); ``biased`` is authored.
 * ``heads`` (Medusa-style heads, seed 003): proposal ``i`` (from 1) is drawn
   from the target's own ``i``-step-ahead distribution given the committed
   text, without seeing the block's earlier proposals: the committed row times
@@ -42,9 +44,12 @@ from functools import lru_cache
 from math import lcm
 from typing import Optional
 
+from dataclasses import replace
+
 import toy_tables
 from toy_tables import TOKENS
 
+from .tables import AUTHORED
 from .transform import NONE
 
 INDEX = {t: i for i, t in enumerate(TOKENS)}
@@ -210,7 +215,10 @@ class DraftKind:
     the class that proposes (its ``build`` makes one for a transformation).
     ``table`` is a table kind's rows (Fractions keyed by the last token), None
     for the others: the tree and the closed forms (``core.payoff.alpha``,
-    ``core.rates``, ``core.passes``) need one.
+    ``core.rates``, ``core.passes``) need one. ``source`` names the scenario's
+    table (``core.tables.Tables``) the kind proposes from instead: ``"target"``
+    (the aligned draft is the scenario's target) or ``"q"`` (the custom draft);
+    None keeps ``table`` whatever the scenario.
     """
 
     name: str
@@ -219,6 +227,13 @@ class DraftKind:
     state: str
     drafter: type
     table: Optional[dict] = None
+    source: Optional[str] = None
+
+    def table_in(self, tables=AUTHORED):
+        """The rows this kind proposes from in a scenario with ``tables`` (None without a table)."""
+        if self.source is None or self.table is None:
+            return self.table
+        return getattr(tables, self.source)
 
     @property
     def has_table(self):
@@ -278,7 +293,7 @@ TABLE_DRAFTS = Names(lambda kind: kind.has_table)  # the one definition of "the 
 
 _LAST = "the last committed token"
 register(DraftKind("aligned", "Aligned", "a small model that equals the target: every proposal is accepted",
-                   _LAST, TableDraft, toy_tables.drafts["aligned"].rows))
+                   _LAST, TableDraft, toy_tables.drafts["aligned"].rows, source="target"))
 register(DraftKind("biased", "Biased", "a small model that over-proposes A, so the verifier corrects it",
                    _LAST, TableDraft, toy_tables.drafts["biased"].rows))
 register(DraftKind("lookup", "Lookup",
@@ -288,6 +303,8 @@ register(DraftKind("lookup", "Lookup",
 register(DraftKind("heads", "Heads",
                    "Medusa-style heads: proposal i from the target's own i-step-ahead distribution",
                    _LAST, HeadsDraft))
+register(DraftKind("custom", "Custom", "your own small model: the draft table q you give (--q, the link's q=)",
+                   _LAST, TableDraft, AUTHORED.q, source="q"))
 
 
 def state_of(drafter, output):
@@ -295,12 +312,12 @@ def state_of(drafter, output):
     return drafter.state_of(output)
 
 
-def next_q(draft, committed, proposals=(), transform=NONE):
+def next_q(draft, committed, proposals=(), transform=NONE, tables=AUTHORED):
     """The draft row ``q`` (Fractions) the next proposal comes from, after the
     ``committed`` text and the block's earlier ``proposals`` (token strings), or
     None when the draft has nothing to propose (lookup with nothing to copy, or
     past its last copy). What an inspector shows before a draw."""
-    drafter = setup(draft, transform).drafter
+    drafter = setup(draft, transform, tables).drafter
     state = state_of(drafter, tuple(committed))
     text = tuple(committed) + tuple(proposals)
     row = drafter.row_at(state, len(proposals), text[-1] if text else "")
@@ -330,8 +347,9 @@ class Setup:
     ``target`` holds the rows verification uses (transformed when the
     transformation applies to the target); ``reference`` the rows of the
     target the user asked for (always transformed): the one ``exact``
-    compares the output with. Setups are built once (``setup`` is cached) and
-    compared by identity, so caches may be keyed by them.
+    compares the output with. ``tables`` are the scenario's (``core.tables``).
+    Setups are built once (``setup`` is cached) and compared by identity, so
+    caches may be keyed by them.
     """
 
     draft: str
@@ -339,17 +357,20 @@ class Setup:
     target: dict
     reference: dict
     drafter: object
+    tables: object = AUTHORED
     cache: dict = field(default_factory=dict)  # per rule: exact numbers of row pairs (core.session._numbers)
 
 
 @lru_cache(maxsize=None)
-def setup(draft, transform=NONE):
+def setup(draft, transform=NONE, tables=AUTHORED):
     kind = KINDS.get(draft)
     if kind is None:
         raise ValueError(f"unknown draft {draft!r}; choose one of: {', '.join(ALL_DRAFTS)}")
-    raw = toy_tables.target.rows
+    raw = tables.target
     reference = rows_of(raw, transform)
     target = reference if transform.on_target else rows_of(raw)
     draft_transform = transform if transform.on_draft else NONE
+    if kind.source is not None:  # the drafter sees the scenario's table as its kind's
+        kind = replace(kind, table=kind.table_in(tables))
     drafter = kind.drafter.build(kind, raw, target, transform, draft_transform)
-    return Setup(draft, transform, target, reference, drafter)
+    return Setup(draft, transform, target, reference, drafter, tables)

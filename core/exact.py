@@ -19,12 +19,13 @@ from . import drafts, schedule
 from .config import MAX_TOKENS, Config
 from .rule import argmax
 from .schedule import next_width
+from .tables import AUTHORED
 from .transform import NONE, Transform
 from .variants import ALL_VARIANTS
 
 
 @lru_cache(maxsize=None)
-def block_branches(variant, draft, width, state, room, lookahead=None, transform=NONE):
+def block_branches(variant, draft, width, state, room, lookahead=None, transform=NONE, tables=AUTHORED):
     """Every way one block can end, from the draft's ``state`` with ``room`` tokens left.
 
     Returns a tuple of ``(committed, verdict, probability)`` with
@@ -33,7 +34,7 @@ def block_branches(variant, draft, width, state, room, lookahead=None, transform
     discarded whatever they are, so they are summed out rather than enumerated.
     """
     v = ALL_VARIANTS[variant]
-    setup = drafts.setup(draft, transform)
+    setup = drafts.setup(draft, transform, tables)
     drafter, target = setup.drafter, setup.target
     n = min(width, room)
     out = {}
@@ -90,34 +91,34 @@ def _branches(variant, p, q):
 
 
 @lru_cache(maxsize=None)
-def block_outcomes(variant, draft, width, last, room, lookahead=None, transform=NONE):
+def block_outcomes(variant, draft, width, last, room, lookahead=None, transform=NONE, tables=AUTHORED):
     """``block_branches`` summed over the verdicts: ``(committed, probability)`` pairs."""
     out = {}
-    for seq, _, prob in block_branches(variant, draft, width, last, room, lookahead, transform):
+    for seq, _, prob in block_branches(variant, draft, width, last, room, lookahead, transform, tables):
         out[seq] = out.get(seq, 0) + prob
     return tuple(out.items())
 
 
 def output_distribution(draft, width, k, variant="exact", max_tokens=MAX_TOKENS, lookahead=None, schedule="fixed",
-                        transform=NONE):
+                        transform=NONE, tables=AUTHORED):
     """Exact distribution of the first ``k`` output tokens: ``{tokens: probability}``.
 
     With the heuristic schedule the state of the walk is the draft's state
     and the width the next block will use.
     """
     Config(draft, width, 0, max_tokens, variant, lookahead, schedule, transform.temperature, transform.top_k,
-           transform.at)
+           transform.at, tables)
     if not 1 <= k <= max_tokens:
         raise ValueError(f"k must be from 1 to max_tokens ({max_tokens}), got {k}")
     lookahead = None if lookahead is None else Fraction(lookahead)
     plan = schedule
-    drafter = drafts.setup(draft, transform).drafter
+    drafter = drafts.setup(draft, transform, tables).drafter
 
     def branches(w, state, room):
         if plan == "fixed":  # the verdict changes nothing: one entry per committed sequence
             return [(seq, None, prob) for seq, prob in block_outcomes(variant, draft, w, state, room, lookahead,
-                                                                      transform)]
-        return block_branches(variant, draft, w, state, room, lookahead, transform)
+                                                                      transform, tables)]
+        return block_branches(variant, draft, w, state, room, lookahead, transform, tables)
 
     @lru_cache(maxsize=None)
     def rest(state, w, length):
@@ -136,10 +137,10 @@ def output_distribution(draft, width, k, variant="exact", max_tokens=MAX_TOKENS,
     return rest(drafter.start, width, 0)
 
 
-def target_distribution(k, transform=NONE):
+def target_distribution(k, transform=NONE, tables=AUTHORED):
     """The target's own autoregressive distribution of ``k`` tokens (of the
     transformed target, when a transformation is given: the one the user asked for)."""
-    rows = drafts.setup("aligned", transform).reference
+    rows = drafts.setup("aligned", transform, tables).reference
     dist = {(): Fraction(1)}
     for _ in range(k):
         nxt = {}
@@ -152,9 +153,9 @@ def target_distribution(k, transform=NONE):
     return dist
 
 
-def greedy_target(k, transform=NONE):
+def greedy_target(k, transform=NONE, tables=AUTHORED):
     """Ordinary greedy decoding of the target: the most likely token each time."""
-    rows = drafts.setup("aligned", transform).reference
+    rows = drafts.setup("aligned", transform, tables).reference
     seq = ()
     for _ in range(k):
         seq += (TOKENS[argmax(rows[seq[-1] if seq else ""].fracs)],)
@@ -198,6 +199,7 @@ class Comparison:
     lookahead: Optional[Fraction] = None
     schedule: str = "fixed"
     transform: Transform = NONE
+    tables: object = AUTHORED
 
     @property
     def keeps_target(self):
@@ -214,13 +216,13 @@ class Comparison:
 
 
 def compare(draft, width, k, variant="exact", max_tokens=MAX_TOKENS, lookahead=None, schedule="fixed",
-            transform=NONE):
-    result = output_distribution(draft, width, k, variant, max_tokens, lookahead, schedule, transform)
-    target = target_distribution(k, transform)
+            transform=NONE, tables=AUTHORED):
+    result = output_distribution(draft, width, k, variant, max_tokens, lookahead, schedule, transform, tables)
+    target = target_distribution(k, transform, tables)
     distance = total_variation(result, target)
     first = None
     if distance:
         first = next(j for j in range(1, k + 1) if total_variation(marginal(result, j), marginal(target, j)))
-    greedy_equal = result == {greedy_target(k, transform): Fraction(1)}
+    greedy_equal = result == {greedy_target(k, transform, tables): Fraction(1)}
     return Comparison(variant, draft, width, k, target, result, distance, first, greedy_equal,
-                      None if lookahead is None else Fraction(lookahead), schedule, transform)
+                      None if lookahead is None else Fraction(lookahead), schedule, transform, tables)

@@ -15,6 +15,7 @@ from typing import Optional
 
 from .config import MAX_TOKENS, Config
 from .exact import block_outcomes
+from .tables import AUTHORED
 
 
 @dataclass(frozen=True)
@@ -43,9 +44,9 @@ class Passes:
 
 
 @lru_cache(maxsize=None)
-def passes(draft, width, max_tokens=MAX_TOKENS, lookahead=None, variant="exact"):
+def passes(draft, width, max_tokens=MAX_TOKENS, lookahead=None, variant="exact", tables=AUTHORED):
     """Every number of target passes a full trace can take, with its exact probability."""
-    Config(draft, width, 0, max_tokens, variant, lookahead)
+    Config(draft, width, 0, max_tokens, variant, lookahead, tables=tables)
     lookahead = None if lookahead is None else Fraction(lookahead)
 
     @lru_cache(maxsize=None)
@@ -54,7 +55,7 @@ def passes(draft, width, max_tokens=MAX_TOKENS, lookahead=None, variant="exact")
             return {0: Fraction(1)}
         room = max_tokens - length
         out = {}
-        for seq, prob in block_outcomes(variant, draft, min(width, room), last, room, lookahead):
+        for seq, prob in block_outcomes(variant, draft, min(width, room), last, room, lookahead, tables=tables):
             for n, q in rest(seq[-1], length + len(seq)).items():
                 out[n + 1] = out.get(n + 1, Fraction(0)) + prob * q
         return out

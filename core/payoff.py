@@ -28,99 +28,44 @@ lookup costs almost nothing: read its rows at c = 0).
 """
 
 import math
-from math import gcd, lcm
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import Optional
 
-import toy_tables
 from toy_tables import TOKENS
 
-from . import drafts
+from . import drafts, markov
 from .config import MAX_TOKENS, MAX_WIDTH, Config
 from .exact import block_branches
 from .numbers import parse_fraction
 from .schedule import next_width
+from .tables import AUTHORED
 from .transform import NONE
-from .variants import VARIANTS
+from .variants import ALL_VARIANTS
 
 
 def stationary(chain, nodes=TOKENS):
     """Stationary distribution of ``chain[s][t]`` over ``nodes``, exactly.
 
-    State reduction (Grassmann, Taksar and Heyman 1985): states are removed
-    one at a time, the sparsest first, rerouting the paths through each; then
-    the probabilities are rebuilt in reverse. The chain must be irreducible
-    over ``nodes`` (every chain built here is: its nodes are those reachable
-    from a recurrent one).
-
-    Each row is kept as integers over one row denominator, reduced by one
-    gcd sweep after each rerouting, rather than as Fractions (which pay a gcd
-    per addition and two per product): the lookup draft's heuristic chain
-    (216 states, answers with 668-digit denominators) takes 1.1 s instead
-    of 2.8 s on CPython, the same exact numbers.
+    The chain must have one closed class over ``nodes``; states it leaves for
+    good get 0 (the aligned draft's heuristic chain starts at width 1 and
+    never comes back). Solved by p-adic lifting (``core.markov``): the lookup
+    draft's heuristic chain at T = 1/4 (216 states, answers with 2,092-digit
+    denominators) takes 0.4 s on CPython where state reduction over the
+    rationals took 3.7 s, with the same exact numbers (``tests/test_markov.py``
+    keeps that elimination to compare).
     """
-    rows = {}  # state -> [den, {next state: numerator}], leaving probabilities only (no self-loop)
-    for a in nodes:
-        items = {b: Fraction(p) for b, p in chain[a].items() if p and b != a}
-        den = lcm(*(x.denominator for x in items.values())) if items else 1
-        rows[a] = [den, {b: x.numerator * (den // x.denominator) for b, x in items.items()}]
-    into = {a: set() for a in nodes}
-    for a in nodes:
-        for b in rows[a][1]:
-            into[b].add(a)
-    alive = set(nodes)
-    removed = []
-    while len(alive) > 1:
-        # Ties between equally sparse states go to the shorter denominator: the numbers
-        # grow less (the lookup draft's heuristic chain at T = 1/4: 4.2 s, not 6.9 s).
-        k = min(alive, key=lambda a: (len(into[a]) * len(rows[a][1]), rows[a][0].bit_length(), repr(a)))
-        den_k, out_k = rows[k]
-        leave = sum(out_k.values())  # the chance of leaving k is leave / den_k
-        sources = {}
-        # Where k goes once it leaves: out_k[j] / leave, in lowest terms (smaller products below).
-        g = gcd(leave, *out_k.values())
-        if g > 1:
-            out_k = {j: n // g for j, n in out_k.items()}
-        through = leave // g
-        for i in into[k]:
-            den_i, out_i = rows[i]
-            n_ik = out_i.pop(k)
-            sources[i] = Fraction(n_ik, den_i)
-            # p_ij + p_ik * p_kj / P(leave k), all over den_i * through / h
-            h = gcd(n_ik, through)
-            via, over = n_ik // h, through // h
-            new = {j: n * over for j, n in out_i.items()}
-            for j, n_kj in out_k.items():
-                if j != i:
-                    new[j] = new.get(j, 0) + via * n_kj
-                    into[j].add(i)
-            den = den_i * over
-            g = den
-            for n in new.values():
-                g = gcd(g, n)
-                if g == 1:
-                    break
-            rows[i] = [den // g, {j: n // g for j, n in new.items()}] if g > 1 else [den, new]
-        for j in out_k:
-            into[j].discard(k)
-        removed.append((k, sources, Fraction(leave, den_k)))
-        del rows[k], into[k]
-        alive.discard(k)
-    weight = {alive.pop(): Fraction(1)}
-    for k, sources, leave in reversed(removed):
-        weight[k] = sum(weight[i] * p for i, p in sources.items()) / leave
-    total = sum(weight.values())
-    return {a: weight[a] / total for a in nodes}
+    return markov.stationary(chain, nodes)
 
 
 @lru_cache(maxsize=None)
-def alpha(draft):
+def alpha(draft, tables=AUTHORED):
     """Average acceptance rate: sum(min(p, q)) weighted by how often the target visits each state."""
-    target = toy_tables.target.rows
+    tables.check_long_run()
+    target = tables.target
     visits = stationary({s: dict(zip(TOKENS, target[s])) for s in TOKENS})
-    q = drafts.KINDS[draft].table  # a table kind's rows (core.drafts)
+    q = drafts.KINDS[draft].table_in(tables)  # a table kind's rows in this scenario (core.drafts)
     return sum(visits[s] * sum(min(a, b) for a, b in zip(target[s], q[s])) for s in TOKENS)
 
 
@@ -131,7 +76,7 @@ def _drafted(variant, drafter, width, state, lookahead):
         return Fraction(len(drafter.chain(state)[:width]))
     if lookahead is None:
         return Fraction(width)  # a sampling draft always drafts the full width without lookahead
-    propose = VARIANTS[variant].propose_dist
+    propose = ALL_VARIANTS[variant].propose_dist
 
     def walk(i, cur):
         q = drafter.row_at(state, i, cur) if i < width else None
@@ -195,11 +140,12 @@ def closed_time_per_token(a, width, cost):
 
 
 @lru_cache(maxsize=None)
-def chain(draft, width, lookahead=None, variant="exact", schedule="fixed", transform=NONE):
+def chain(draft, width, lookahead=None, variant="exact", schedule="fixed", transform=NONE, tables=AUTHORED):
     """The long run's block chain: ``(nodes, weights, tokens, steps)`` with nodes
     ``(draft state, width)``, ``weights`` their stationary probabilities, and the
     exact expected tokens and draft steps of a block started at each node."""
-    setup = drafts.setup(draft, transform)
+    tables.check_long_run()
+    setup = drafts.setup(draft, transform, tables)
     drafter = setup.drafter
     moves, tokens, steps = {}, {}, {}
     todo = [(_recurrent_start(drafter), width)]
@@ -210,7 +156,7 @@ def chain(draft, width, lookahead=None, variant="exact", schedule="fixed", trans
         state, w = node
         out = {}
         total = Fraction(0)
-        for seq, verdict, prob in block_branches(variant, draft, w, state, w + 1, lookahead, transform):
+        for seq, verdict, prob in block_branches(variant, draft, w, state, w + 1, lookahead, transform, tables):
             nxt = (drafts.after(drafter, state, seq), next_width(schedule, w, verdict))
             out[nxt] = out.get(nxt, 0) + prob
             total += prob * len(seq)
@@ -222,16 +168,16 @@ def chain(draft, width, lookahead=None, variant="exact", schedule="fixed", trans
 
 
 @lru_cache(maxsize=None)
-def long_run(draft, width, lookahead=None, variant="exact", schedule="fixed", transform=NONE):
+def long_run(draft, width, lookahead=None, variant="exact", schedule="fixed", transform=NONE, tables=AUTHORED):
     """``(tokens_per_pass, draft_steps_per_pass)`` in the long run: the part of
     ``payoff`` that does not depend on the draft cost, computed once."""
-    nodes, weights, tokens, steps = chain(draft, width, lookahead, variant, schedule, transform)
+    nodes, weights, tokens, steps = chain(draft, width, lookahead, variant, schedule, transform, tables)
     return sum(weights[n] * tokens[n] for n in nodes), sum(weights[n] * steps[n] for n in nodes)
 
 
-def mean_width(draft, width, lookahead=None, variant="exact", schedule="fixed", transform=NONE):
+def mean_width(draft, width, lookahead=None, variant="exact", schedule="fixed", transform=NONE, tables=AUTHORED):
     """The average width a block uses in the long run."""
-    nodes, weights, _, _ = chain(draft, width, lookahead, variant, schedule, transform)
+    nodes, weights, _, _ = chain(draft, width, lookahead, variant, schedule, transform, tables)
     return sum(weights[n] * n[1] for n in nodes)
 
 
@@ -258,33 +204,33 @@ def check_cost(cost):
     return cost
 
 
-def payoff(draft, width, cost, lookahead=None, variant="exact", transform=NONE):
+def payoff(draft, width, cost, lookahead=None, variant="exact", transform=NONE, tables=AUTHORED):
     """Exact long-run tokens per pass and time per token, beside the closed form."""
     Config(draft, width, 0, MAX_TOKENS, variant, lookahead, "fixed", transform.temperature, transform.top_k,
-           transform.at)
+           transform.at, tables)
     cost = check_cost(cost)
     lookahead = None if lookahead is None else Fraction(lookahead)
-    per_pass, draft_steps = long_run(draft, width, lookahead, variant, "fixed", transform)
+    per_pass, draft_steps = long_run(draft, width, lookahead, variant, "fixed", transform, tables)
     # The closed form needs one acceptance rate per table row, from the untransformed tables.
-    a = alpha(draft) if draft in drafts.TABLE_DRAFTS and transform.identity else None
+    a = alpha(draft, tables) if draft in drafts.TABLE_DRAFTS and transform.identity else None
     closed = closed_tokens_per_pass(a, width) if lookahead is None and a is not None else None
     closed_time = closed_time_per_token(a, width, cost) if lookahead is None and a is not None else None
     return Payoff(draft, width, cost, lookahead, a, per_pass, draft_steps, (cost * draft_steps + 1) / per_pass,
                   closed, closed_time)
 
 
-def heuristic_payoff(draft, cost, variant="exact", transform=NONE):
+def heuristic_payoff(draft, cost, variant="exact", transform=NONE, tables=AUTHORED):
     """The heuristic schedule's long-run figures (``Payoff`` with ``width`` None and ``mean_width`` set).
 
     The long run forgets the starting width, so there is one answer per draft
     and cost. Exact, from the chain over (draft state, width).
     """
     cost = check_cost(cost)
-    per_pass, draft_steps = long_run(draft, 1, None, variant, "heuristic", transform)
-    a = alpha(draft) if draft in drafts.TABLE_DRAFTS and transform.identity else None
+    per_pass, draft_steps = long_run(draft, 1, None, variant, "heuristic", transform, tables)
+    a = alpha(draft, tables) if draft in drafts.TABLE_DRAFTS and transform.identity else None
     return Payoff(draft, None, cost, None, a, per_pass,
                   draft_steps, (cost * draft_steps + 1) / per_pass, None, None, "heuristic",
-                  mean_width(draft, 1, None, variant, "heuristic", transform))
+                  mean_width(draft, 1, None, variant, "heuristic", transform, tables))
 
 
 @dataclass(frozen=True)
@@ -307,7 +253,7 @@ class ScheduleComparison:
     best_time_per_token: Fraction
 
 
-def compare_schedules(draft, cost, threshold=Fraction(1, 2)):
+def compare_schedules(draft, cost, threshold=Fraction(1, 2), tables=AUTHORED):
     """Fixed widths, dynamic lookahead and the heuristic schedule, exactly (``core.payoff``'s chains).
 
     The lookup draft's heuristic chain has 216 states and answers with
@@ -316,9 +262,9 @@ def compare_schedules(draft, cost, threshold=Fraction(1, 2)):
     """
     cost = check_cost(cost)
     threshold = Fraction(threshold)
-    fixed = payoff_table(draft, cost)
-    ahead = payoff_table(draft, cost, threshold)
-    heuristic = heuristic_payoff(draft, cost)
+    fixed = payoff_table(draft, cost, tables=tables)
+    ahead = payoff_table(draft, cost, threshold, tables=tables)
+    heuristic = heuristic_payoff(draft, cost, tables=tables)
     times = (("fixed", fixed.rows[fixed.best_width - 1].time_per_token),
              ("lookahead", ahead.rows[ahead.best_width - 1].time_per_token),
              ("heuristic", heuristic.time_per_token))
@@ -333,9 +279,9 @@ class PayoffTable:
     closed_best_width: Optional[int]
 
 
-def payoff_table(draft, cost, lookahead=None, widths=range(1, MAX_WIDTH + 1), transform=NONE):
+def payoff_table(draft, cost, lookahead=None, widths=range(1, MAX_WIDTH + 1), transform=NONE, tables=AUTHORED):
     """``payoff`` for every width, and the width with the least time per token (ties: the shorter)."""
-    rows = tuple(payoff(draft, w, cost, lookahead, transform=transform) for w in widths)
+    rows = tuple(payoff(draft, w, cost, lookahead, transform=transform, tables=tables) for w in widths)
     best = min(rows, key=lambda r: (r.time_per_token, r.width)).width
     closed_best = None
     if lookahead is None:
@@ -366,16 +312,16 @@ class TraceExpectation:
 
 
 def trace_expectation(draft, width, max_tokens=MAX_TOKENS, lookahead=None, variant="exact", schedule="fixed",
-                      transform=NONE):
+                      transform=NONE, tables=AUTHORED):
     """Expected target passes and draft steps of a full trace, by enumeration.
 
     ``tokens_per_pass`` is ``max_tokens / E[passes]``: the pooled ratio that
     the counters of many traces converge to.
     """
     Config(draft, width, 0, max_tokens, variant, lookahead, schedule, transform.temperature, transform.top_k,
-           transform.at)
+           transform.at, tables)
     lookahead = None if lookahead is None else Fraction(lookahead)
-    drafter = drafts.setup(draft, transform).drafter
+    drafter = drafts.setup(draft, transform, tables).drafter
 
     @lru_cache(maxsize=None)
     def expect(state, w, length):
@@ -384,7 +330,7 @@ def trace_expectation(draft, width, max_tokens=MAX_TOKENS, lookahead=None, varia
         room = max_tokens - length
         n = min(w, room)
         passes, steps = Fraction(1), _drafted(variant, drafter, n, state, lookahead)
-        for seq, verdict, prob in block_branches(variant, draft, n, state, room, lookahead, transform):
+        for seq, verdict, prob in block_branches(variant, draft, n, state, room, lookahead, transform, tables):
             more_passes, more_steps = expect(drafts.after(drafter, state, seq), next_width(schedule, w, verdict),
                                              length + len(seq))
             passes += prob * more_passes

@@ -19,20 +19,21 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Optional
 
-import toy_tables
 from toy_tables import TOKENS
 
 from . import drafts
 from .config import Config
 from .exact import block_outcomes
 from .payoff import _drafted, alpha, long_run, stationary
+from .tables import AUTHORED
 from .variants import ALL_VARIANTS
 
 
 @lru_cache(maxsize=None)
-def visits():
+def visits(tables=AUTHORED):
     """The target's stationary distribution over TOKENS: how often its own text is after each token."""
-    target = toy_tables.target.rows
+    tables.check_long_run()
+    target = tables.target
     return stationary({s: dict(zip(TOKENS, target[s])) for s in TOKENS})
 
 
@@ -55,12 +56,13 @@ class KeepChance:
 
 
 @lru_cache(maxsize=None)
-def keep_chances(draft, variant="exact"):
+def keep_chances(draft, variant="exact", tables=AUTHORED):
     """Every proposal the draft can make, after every last token, with its chance of being kept."""
     v = ALL_VARIANTS[variant]
     out = []
-    for last, p in toy_tables.target.rows.items():
-        q = drafts.KINDS[draft].table[last]
+    table = drafts.KINDS[draft].table_in(tables)
+    for last, p in tables.target.items():
+        q = table[last]
         for x, proposed in enumerate(v.propose_dist(q)):
             if proposed:
                 out.append(KeepChance(last, TOKENS[x], p[x], q[x], proposed, v.accept_probability(p, q, x)))
@@ -68,10 +70,10 @@ def keep_chances(draft, variant="exact"):
 
 
 @lru_cache(maxsize=None)
-def kept_after(draft, variant="exact"):
+def kept_after(draft, variant="exact", tables=AUTHORED):
     """``{last: chance a proposal after last is kept}``: ``sum(min(p, q))`` for the exact rule."""
-    out = {last: Fraction(0) for last in toy_tables.target.rows}
-    for c in keep_chances(draft, variant):
+    out = {last: Fraction(0) for last in tables.target}
+    for c in keep_chances(draft, variant, tables):
         out[c.last] += c.proposed * c.accept
     return out
 
@@ -112,29 +114,31 @@ class Rates:
         return 1 + sum(self.kept)
 
 
-def kept_share(draft, width, lookahead=None, variant="exact"):
+def kept_share(draft, width, lookahead=None, variant="exact", tables=AUTHORED):
     """Kept proposals over all proposals in the long run, from ``payoff.long_run`` (already computed
     for the payoff table): every block adds one token beyond its kept proposals."""
-    tokens, steps = long_run(draft, width, None if lookahead is None else Fraction(lookahead), variant)
+    tokens, steps = long_run(draft, width, None if lookahead is None else Fraction(lookahead), variant,
+                             tables=tables)
     return (tokens - 1) / steps
 
 
 @lru_cache(maxsize=None)
-def block_starts(draft, width, lookahead=None, variant="exact"):
+def block_starts(draft, width, lookahead=None, variant="exact", tables=AUTHORED):
     """How often a block starts after each token, in the long run (the chain of block ends)."""
+    tables.check_long_run()
     chain = {}
     for s in TOKENS:
-        outcomes = block_outcomes(variant, draft, width, s, width + 1, lookahead)
+        outcomes = block_outcomes(variant, draft, width, s, width + 1, lookahead, tables=tables)
         chain[s] = {t: sum(prob for seq, prob in outcomes if seq[-1] == t) for t in TOKENS}
     return stationary(chain)
 
 
 @lru_cache(maxsize=None)
-def rates(draft, width, lookahead=None, variant="exact"):
+def rates(draft, width, lookahead=None, variant="exact", tables=AUTHORED):
     """Exact long-run acceptance by position in a block, beside the paper's α."""
-    Config(draft, width, 0, variant=variant, lookahead=lookahead)
+    Config(draft, width, 0, variant=variant, lookahead=lookahead, tables=tables)
     lookahead = None if lookahead is None else Fraction(lookahead)
-    starts = block_starts(draft, width, lookahead, variant)
+    starts = block_starts(draft, width, lookahead, variant, tables)
     # ``at[s]``: chance per block that the next proposal is judged right after token s.
     at = dict(starts)
     reached, kept = [], []
@@ -142,7 +146,7 @@ def rates(draft, width, lookahead=None, variant="exact"):
         reached.append(sum(at.values(), Fraction(0)))
         nxt = {t: Fraction(0) for t in TOKENS}
         kept_here = Fraction(0)
-        for c in keep_chances(draft, variant):
+        for c in keep_chances(draft, variant, tables):
             if c.last not in at:
                 continue  # the empty prefix starts the text, never a block in the long run
             mass = at[c.last] * c.proposed * c.accept
@@ -152,6 +156,7 @@ def rates(draft, width, lookahead=None, variant="exact"):
                 nxt[c.token] += mass
         kept.append(kept_here)
         at = nxt
-    drafter = drafts.setup(draft).drafter
+    drafter = drafts.setup(draft, tables=tables).drafter
     steps = sum(starts[s] * _drafted(variant, drafter, width, s, lookahead) for s in TOKENS)
-    return Rates(draft, width, lookahead, alpha(draft), visits(), starts, tuple(reached), tuple(kept), steps)
+    return Rates(draft, width, lookahead, alpha(draft, tables), visits(tables), starts, tuple(reached), tuple(kept),
+                 steps)

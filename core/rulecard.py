@@ -28,6 +28,7 @@ from typing import Optional
 from . import exact, rates
 from .payoff import long_run
 from .config import DRAFTS, MAX_TOKENS, MAX_WIDTH
+from .tables import AUTHORED
 from .variants import ALL_VARIANTS
 
 # Threads read before being cited (issue 28's report quotes each); the app's cards word them.
@@ -70,7 +71,7 @@ class RuleCard:
         return self.kept_share / self.exact_kept_share if self.exact_kept_share else None
 
 
-def rule_card(variant, draft="biased", width=3, k=3):
+def rule_card(variant, draft="biased", width=3, k=3, tables=AUTHORED):
     """The exact figures of one rule's card (``RuleCard``); a ValueError names a bad argument."""
     if variant not in ALL_VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; choose one of: {', '.join(ALL_VARIANTS)}")
@@ -80,12 +81,12 @@ def rule_card(variant, draft="biased", width=3, k=3):
         raise ValueError(f"width must be a whole number from 1 to {MAX_WIDTH}, got {width!r}")
     if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_TOKENS:
         raise ValueError(f"k must be a whole number from 1 to {MAX_TOKENS}, got {k!r}")
-    c = exact.compare(draft, width, k, variant)
-    kept = rates.kept_share(draft, width, None, variant)
-    exact_kept = rates.kept_share(draft, width, None, "exact")
-    per_pass = long_run(draft, width, None, variant)[0]
-    exact_per_pass = long_run(draft, width, None, "exact")[0]
+    c = exact.compare(draft, width, k, variant, tables=tables)
+    kept = rates.kept_share(draft, width, None, variant, tables)
+    exact_kept = rates.kept_share(draft, width, None, "exact", tables)
+    per_pass = long_run(draft, width, None, variant, tables=tables)[0]
+    exact_per_pass = long_run(draft, width, None, "exact", tables=tables)[0]
     return RuleCard(variant, draft, width, k, ALL_VARIANTS[variant].keeps_target, c.distance, c.first_departure,
-                    kept, exact_kept, per_pass, exact_per_pass, dict(rates.kept_after(draft, variant)),
-                    dict(rates.kept_after(draft, "exact")), SOURCES.get(variant, ()))
+                    kept, exact_kept, per_pass, exact_per_pass, dict(rates.kept_after(draft, variant, tables)),
+                    dict(rates.kept_after(draft, "exact", tables)), SOURCES.get(variant, ()))
 

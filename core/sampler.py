@@ -16,6 +16,7 @@ from .block import committed, draft_block, verify_block
 from .config import MAX_SEED, MAX_TOKENS, Config
 from .rule import pick
 from .schedule import next_width, verdict
+from .tables import AUTHORED
 from .transform import NONE
 from .variants import ALL_VARIANTS
 
@@ -37,7 +38,7 @@ def _check_runs(n, k, max_tokens, base_seed):
 def speculative_prefix(config, k, rng):
     """The first ``k`` output tokens of one run (as a tuple of indices)."""
     variant = ALL_VARIANTS[config.variant]
-    setup = drafts.setup(config.draft, config.transform)
+    setup = config.setup
     drafter, target = setup.drafter, setup.target
     advance, last_of = drafter.advance, drafter.last
     plan, width, threshold = config.schedule, config.width, config.lookahead
@@ -56,10 +57,10 @@ def speculative_prefix(config, k, rng):
 
 
 def sample_prefixes(draft, width, k, n, base_seed=0, variant="exact", max_tokens=MAX_TOKENS, lookahead=None,
-                    schedule="fixed", temperature=1, top_k=None, transform_at="both"):
+                    schedule="fixed", temperature=1, top_k=None, transform_at="both", tables=AUTHORED):
     """Counts of the first ``k`` tokens over ``n`` runs: ``Counter({("A", "B"): 812, ...})``."""
     config = Config(draft, width, base_seed, max_tokens, variant, lookahead, schedule, temperature, top_k,
-                    transform_at)
+                    transform_at, tables)
     _check_runs(n, k, max_tokens, base_seed)
     counts = Counter(speculative_prefix(config, k, prng.seed(base_seed + i)) for i in range(n))
     return Counter({tuple(TOKENS[x] for x in seq): c for seq, c in counts.items()})
@@ -71,10 +72,10 @@ def frequencies(counts):
     return {outcome: Fraction(n, runs) for outcome, n in counts.items()} if runs else {}
 
 
-def ordinary_prefix(k, rng, transform=NONE):
+def ordinary_prefix(k, rng, transform=NONE, tables=AUTHORED):
     """Ordinary decoding: one draw per token straight from the target's row
     (the transformed target's, when a transformation is given)."""
-    rows = drafts.setup("aligned", transform).reference
+    rows = drafts.setup("aligned", transform, tables).reference
     out = ()
     last = ""
     for _ in range(k):
@@ -86,15 +87,15 @@ def ordinary_prefix(k, rng, transform=NONE):
     return out
 
 
-def sample_target(k, n, base_seed=0, transform=NONE):
+def sample_target(k, n, base_seed=0, transform=NONE, tables=AUTHORED):
     """The same ``n`` seeds through ordinary target-only decoding (of the transformed target, if given)."""
     Config(seed=base_seed)
     _check_runs(n, k, MAX_TOKENS, base_seed)
-    counts = Counter(ordinary_prefix(k, prng.seed(base_seed + i), transform) for i in range(n))
+    counts = Counter(ordinary_prefix(k, prng.seed(base_seed + i), transform, tables) for i in range(n))
     return Counter({tuple(TOKENS[x] for x in seq): c for seq, c in counts.items()})
 
 
-def ordinary_output(seed, k=MAX_TOKENS):
+def ordinary_output(seed, k=MAX_TOKENS, tables=AUTHORED):
     """What ordinary decoding writes with ``seed``: same distribution, different draws."""
     Config(seed=seed)
-    return tuple(TOKENS[x] for x in ordinary_prefix(k, prng.seed(seed)))
+    return tuple(TOKENS[x] for x in ordinary_prefix(k, prng.seed(seed), tables=tables))

@@ -18,7 +18,6 @@ Draws are consumed in the order documented in ``core.block``.
 from dataclasses import dataclass
 from typing import Optional
 
-import toy_tables
 from toy_tables import TOKENS
 
 INDEX = {t: i for i, t in enumerate(TOKENS)}
@@ -31,6 +30,7 @@ from .config import Config
 from .engine import PhaseError, Stepping
 from .pairs import numbers_of
 from .records import Block, Bonus, Correction, Proposal
+from .tables import AUTHORED
 from .trace import Trace
 from .variants import ALL_VARIANTS
 
@@ -54,9 +54,9 @@ def _key(prefix):
     return prefix[-1] if prefix else ""
 
 
-def position(draft, prefix=()):
+def position(draft, prefix=(), tables=AUTHORED):
     """p and q after ``prefix``, decomposed: what the inspector shows for a
-    position before (or without) a draw. The tables look only at the last token.
+    position before (or without) a draw, on the scenario's ``tables``. The tables look only at the last token.
 
     For ``lookup`` and ``heads``, ``prefix`` is the committed text and q is the
     first proposal's (one-hot on the copy; head 1); None when lookup has
@@ -64,9 +64,9 @@ def position(draft, prefix=()):
     key = _key(tuple(prefix))
     kind = drafts.KINDS.get(draft)
     if kind is not None and kind.has_table:
-        return decompose(toy_tables.target.rows[key], kind.table[key])
-    q = drafts.next_q(draft, tuple(prefix))
-    return None if q is None else decompose(toy_tables.target.rows[key], q)
+        return decompose(tables.target[key], kind.table_in(tables)[key])
+    q = drafts.next_q(draft, tuple(prefix), tables=tables)
+    return None if q is None else decompose(tables.target[key], q)
 
 
 def _setup(config):
@@ -231,7 +231,8 @@ class Session(Stepping):
 
 
 def simulate(draft, width, seed, max_tokens=8, variant="exact", lookahead=None, schedule="fixed",
-             temperature=1, top_k=None, transform_at="both"):
+             temperature=1, top_k=None, transform_at="both", tables=AUTHORED):
     """Run one scenario to its output limit and return the finished ``Trace``."""
-    config = Config(draft, width, seed, max_tokens, variant, lookahead, schedule, temperature, top_k, transform_at)
+    config = Config(draft, width, seed, max_tokens, variant, lookahead, schedule, temperature, top_k, transform_at,
+                    tables)
     return Session.start(config).run_to_end().trace()

@@ -58,7 +58,8 @@ class Trace(Written):
                 + ("" if c.lookahead is None else f" lookahead={c.lookahead}")
                 + ("" if c.schedule == "fixed" else f" schedule={c.schedule}")
                 + ("" if c.transform.identity else f" temperature={c.temperature} top_k={c.top_k} "
-                                                   f"transform_at={c.transform_at}"))
+                                                   f"transform_at={c.transform_at}")
+                + "".join(f" {k}={v}" for k, v in c._tables_dict().items()))
 
     def _text_note(self, b):
         return "" if self.config.schedule == "fixed" else f"  width {b.width}"

@@ -60,6 +60,7 @@ from .engine import PhaseError, Stepping, Written
 from .prng import seed as seeded, step
 from .records import Bonus, Correction, Counters, Drafted, Round, _frac, _row
 from .rule import accepts, pick, residual
+from .tables import AUTHORED
 from .variants import VARIANTS
 
 RULES = ("exact", "against-p")
@@ -265,9 +266,10 @@ class TreeSession(Stepping):
     pending: Optional[TreeBlock] = None
 
     @classmethod
-    def start(cls, draft="biased", candidates=2, width=2, seed=0, max_tokens=MAX_TOKENS, rule="exact"):
+    def start(cls, draft="biased", candidates=2, width=2, seed=0, max_tokens=MAX_TOKENS, rule="exact",
+              tables=AUTHORED):
         check(draft, candidates, width, rule)
-        config = Config(draft, width, seed, max_tokens)
+        config = Config(draft, width, seed, max_tokens, tables=tables)
         return cls(config, candidates, rule, seeded(seed), "draft")
 
     def _require(self, action):
@@ -327,7 +329,7 @@ class TreeTrace(Written):
     def _text_head(self):
         c = self.config
         return (f"draft={c.draft} width={c.width} seed={c.seed} max_tokens={c.max_tokens} candidates={self.candidates}"
-                f" rule={self.rule}")
+                f" rule={self.rule}" + "".join(f" {k}={v}" for k, v in c._tables_dict().items()))
 
     def _text_note(self, b):
         return f"  {len(b.nodes)} nodes"
@@ -352,6 +354,6 @@ class TreeTrace(Written):
                 f"{n.draft_steps}, accepted {n.accepted}, rejected {n.rejected}, discarded {n.discarded}, "
                 f"corrections {n.corrections}, bonus {n.bonus}")
 
-def simulate_tree(draft, width, seed, candidates=2, max_tokens=MAX_TOKENS, rule="exact"):
+def simulate_tree(draft, width, seed, candidates=2, max_tokens=MAX_TOKENS, rule="exact", tables=AUTHORED):
     """Run one tree scenario to its output limit and return the finished ``TreeTrace``."""
-    return TreeSession.start(draft, candidates, width, seed, max_tokens, rule).run_to_end().trace()
+    return TreeSession.start(draft, candidates, width, seed, max_tokens, rule, tables).run_to_end().trace()

@@ -18,28 +18,28 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Optional
 
-import toy_tables
 from toy_tables import TOKENS
 
 from . import drafts
 from .config import MAX_TOKENS
 from .exact import marginal, target_distribution, total_variation
 from .rule import residual
+from .tables import AUTHORED
 from .tree import check
 
 ONE = Fraction(1)
 
 
-def _rows(draft, last):
-    return toy_tables.target.rows[last], drafts.KINDS[draft].table[last]
+def _rows(draft, last, tables):
+    return tables.target[last], drafts.KINDS[draft].table_in(tables)[last]
 
 
 @lru_cache(maxsize=None)
-def position(rule, draft, candidates, last):
+def position(rule, draft, candidates, last, tables=AUTHORED):
     """One node's verification, summed over its candidates: ``(accepted, corrected)``
     with ``accepted[x]`` the chance the walk moves down to a candidate ``x`` and
     ``corrected[x]`` the chance every candidate is rejected and the correction is ``x``."""
-    p, q = (tuple(Fraction(x) for x in row) for row in _rows(draft, last))
+    p, q = (tuple(Fraction(x) for x in row) for row in _rows(draft, last, tables))
     r, reach = p, ONE
     accepted = [Fraction(0)] * len(p)
     for _ in range(candidates):
@@ -55,7 +55,7 @@ def position(rule, draft, candidates, last):
 
 
 @lru_cache(maxsize=None)
-def block_outcomes(rule, draft, candidates, width, last, room):
+def block_outcomes(rule, draft, candidates, width, last, room, tables=AUTHORED):
     """Every way one tree block can end after ``last`` with ``room`` tokens left:
     ``(committed, probability)`` pairs."""
     out = {}
@@ -67,13 +67,13 @@ def block_outcomes(rule, draft, candidates, width, last, room):
     def walk(d, cur, seq, prob):
         if d == depth:  # a leaf was accepted: the bonus from p when there is room
             if len(seq) < room:
-                for b, pb in zip(TOKENS, toy_tables.target.rows[cur]):
+                for b, pb in zip(TOKENS, tables.target[cur]):
                     if pb:
                         add(seq + (b,), prob * pb)
             else:
                 add(seq, prob)
             return
-        accepted, corrected = position(rule, draft, candidates, cur)
+        accepted, corrected = position(rule, draft, candidates, cur, tables)
         for t, a, c in zip(TOKENS, accepted, corrected):
             if c:
                 add(seq + (t,), prob * c)
@@ -84,7 +84,7 @@ def block_outcomes(rule, draft, candidates, width, last, room):
     return tuple(out.items())
 
 
-def output_distribution(draft, width, k, candidates=2, rule="exact", max_tokens=MAX_TOKENS):
+def output_distribution(draft, width, k, candidates=2, rule="exact", max_tokens=MAX_TOKENS, tables=AUTHORED):
     """Exact distribution of the first ``k`` output tokens under tree verification."""
     check(draft, candidates, width, rule)
     if not 1 <= k <= max_tokens:
@@ -93,7 +93,7 @@ def output_distribution(draft, width, k, candidates=2, rule="exact", max_tokens=
     @lru_cache(maxsize=None)
     def rest(last, length):
         dist = {}
-        for seq, prob in block_outcomes(rule, draft, candidates, width, last, max_tokens - length):
+        for seq, prob in block_outcomes(rule, draft, candidates, width, last, max_tokens - length, tables):
             if length + len(seq) >= k:
                 key = seq[: k - length]
                 dist[key] = dist.get(key, 0) + prob
@@ -124,9 +124,9 @@ class TreeComparison:
         return self.distance == 0
 
 
-def compare(draft, width, k, candidates=2, rule="exact", max_tokens=MAX_TOKENS):
-    result = output_distribution(draft, width, k, candidates, rule, max_tokens)
-    target = target_distribution(k)
+def compare(draft, width, k, candidates=2, rule="exact", max_tokens=MAX_TOKENS, tables=AUTHORED):
+    result = output_distribution(draft, width, k, candidates, rule, max_tokens, tables)
+    target = target_distribution(k, tables=tables)
     distance = total_variation(result, target)
     first = None
     if distance:

@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-import toy_tables
 from toy_tables import TOKENS
 
 from .config import MAX_WIDTH
 from .payoff import check_cost, stationary
+from .tables import AUTHORED
 from .tree import MAX_CANDIDATES, RULES, check, tree_size
 from .tree_exact import position
 
@@ -33,31 +33,32 @@ WIDTHS = tuple(range(1, MAX_WIDTH + 1))
 
 
 @lru_cache(maxsize=None)
-def _ends(rule, draft, candidates, depth, last):
+def _ends(rule, draft, candidates, depth, last, tables=AUTHORED):
     """``{(tokens, end token): probability}`` for a block of ``depth`` levels left after ``last``
     (unbounded room: a leaf always earns its bonus)."""
     if depth == 0:
-        return {(1, t): pb for t, pb in zip(TOKENS, toy_tables.target.rows[last]) if pb}
+        return {(1, t): pb for t, pb in zip(TOKENS, tables.target[last]) if pb}
     out = {}
-    accepted, corrected = position(rule, draft, candidates, last)
+    accepted, corrected = position(rule, draft, candidates, last, tables)
     for t, a, c in zip(TOKENS, accepted, corrected):
         if c:
             out[1, t] = out.get((1, t), 0) + c
         if a:
-            for (n, end), pe in _ends(rule, draft, candidates, depth - 1, t).items():
+            for (n, end), pe in _ends(rule, draft, candidates, depth - 1, t, tables).items():
                 out[n + 1, end] = out.get((n + 1, end), 0) + a * pe
     return out
 
 
 @lru_cache(maxsize=None)
-def tokens_per_pass(draft, candidates, width, rule="exact"):
+def tokens_per_pass(draft, candidates, width, rule="exact", tables=AUTHORED):
     """Long-run expected committed tokens per target pass, exactly."""
     check(draft, candidates, 1, rule)  # the economics need no drawn tree: every width up to MAX_WIDTH
     if isinstance(width, bool) or not isinstance(width, int) or not 1 <= width <= MAX_WIDTH:
         raise ValueError(f"width must be a whole number from 1 to {MAX_WIDTH}, got {width!r}")
+    tables.check_long_run()
     moves, tokens = {}, {}
     for s in TOKENS:
-        ends = _ends(rule, draft, candidates, width, s)
+        ends = _ends(rule, draft, candidates, width, s, tables)
         move = {}
         for (n, end), pe in ends.items():
             move[end] = move.get(end, 0) + pe
@@ -85,9 +86,9 @@ class TreePayoff:
         return 1 / self.time_per_token
 
 
-def tree_payoff(draft, candidates, width, cost, rule="exact"):
+def tree_payoff(draft, candidates, width, cost, rule="exact", tables=AUTHORED):
     cost = check_cost(cost)
-    e = tokens_per_pass(draft, candidates, width, rule)
+    e = tokens_per_pass(draft, candidates, width, rule, tables)
     nodes = tree_size(candidates, width)
     return TreePayoff(draft, candidates, width, cost, e, nodes, (1 + cost * nodes) / e)
 
@@ -113,9 +114,10 @@ class TreePayoffTable:
         return tuple(r for r in self.rows if r.candidates == candidates)
 
 
-def tree_payoff_table(draft, cost, candidates=CANDIDATES, widths=WIDTHS):
+def tree_payoff_table(draft, cost, candidates=CANDIDATES, widths=WIDTHS, tables=AUTHORED):
     cost = check_cost(cost)
-    return TreePayoffTable(draft, cost, tuple(tree_payoff(draft, k, w, cost) for k in candidates for w in widths))
+    return TreePayoffTable(draft, cost, tuple(tree_payoff(draft, k, w, cost, tables=tables)
+                                              for k in candidates for w in widths))
 
 
 __all__ = ["CANDIDATES", "RULES", "WIDTHS", "TreePayoff", "TreePayoffTable", "tokens_per_pass", "tree_payoff",

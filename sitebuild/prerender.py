@@ -18,6 +18,7 @@ downloads at most one extra file, and the service worker keeps it for the build.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import multiprocessing
 import re
@@ -28,6 +29,7 @@ from .project import ROOT, BuildError
 
 FOLDER = "prerender"
 MAX_QUERY = 300  # characters; a scenario is a few short values
+MAX_SLUG = 120  # characters of a pre-render's file name
 
 
 @dataclass(frozen=True)
@@ -65,13 +67,16 @@ def read_query(text: str) -> Scenario:
         if prop is not None:
             try:
                 values[key] = prop.parse(value)
-            except ValueError:
-                raise BuildError(f"{where}: {key}={value[:40]!r} is not valid: it must be {prop.what}") from None
+            except ValueError as error:
+                why = f" ({error})" if prop.kind == "table" else ""  # core.tables_text names the row and entry
+                raise BuildError(f"{where}: {key}={value[:40]!r} is not valid{why}: it must be {prop.what}") from None
         elif not (key.endswith(urlstate.HIDE_SUFFIX) and key[: -len(urlstate.HIDE_SUFFIX)] in urlstate.HIDEABLE):
             known = ", ".join(prop.name for prop in urlstate.PROPS)
             raise BuildError(f"{where}: {key[:40]!r} is not a setting of the widget (its settings: {known})")
     canonical = urlstate.write(values)
     slug = re.sub(r"[^a-z0-9._-]+", "-", canonical[1:].replace("&", "_").replace("=", "-").lower())
+    if len(slug) > MAX_SLUG:  # a teacher's tables (target=, q=) make long names: keep a file name short and unique
+        slug = f"{slug[:MAX_SLUG - 17]}-{hashlib.sha256(canonical.encode()).hexdigest()[:16]}"
     return Scenario(canonical, {prop.name: prop.format(values[prop.name]) for prop in urlstate.PROPS},
                     f"{FOLDER}/{slug}.json")
 

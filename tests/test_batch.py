@@ -96,7 +96,7 @@ def test_the_batch_command_refuses_the_lookup_draft_in_one_line(capsys):
 def test_which_drafts_the_batch_model_takes_is_asked_of_each_kind_not_its_name():
     from core import drafts
     from core.batch import BATCH_DRAFTS
-    assert list(BATCH_DRAFTS) == ["aligned", "biased", "heads"]
+    assert "lookup" not in BATCH_DRAFTS and {"aligned", "biased", "heads"} <= set(BATCH_DRAFTS)
     copier = drafts.register(drafts.DraftKind("copier", "Copier", "copies like lookup", "the text",
                                               drafts.LookupDraft))
     table = drafts.register(drafts.DraftKind("flat", "Flat", "every token alike", "the last committed token",

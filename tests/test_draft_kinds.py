@@ -28,11 +28,13 @@ def draft_choices():
 
 
 def test_the_registry_is_the_vocabulary_in_its_order():
-    assert tuple(core.ALL_DRAFTS) == tuple(drafts.KINDS) == ("aligned", "biased", "lookup", "heads")
-    assert tuple(core.DRAFTS) == tuple(TREE_DRAFTS) == tuple(toy_tables.drafts) == ("aligned", "biased")
+    assert tuple(core.ALL_DRAFTS) == tuple(drafts.KINDS) == ("aligned", "biased", "lookup", "heads", "custom")
+    assert tuple(core.DRAFTS) == tuple(TREE_DRAFTS) == ("aligned", "biased", "custom")
+    assert tuple(toy_tables.drafts) == ("aligned", "biased")  # the custom draft's q is the scenario's (core.tables)
     assert [(k.name, k.label, k.label_key, k.has_table) for k in drafts.KINDS.values()] == [
         ("aligned", "Aligned", "draft.aligned", True), ("biased", "Biased", "draft.biased", True),
-        ("lookup", "Lookup", "draft.lookup", False), ("heads", "Heads", "draft.heads", False)]
+        ("lookup", "Lookup", "draft.lookup", False), ("heads", "Heads", "draft.heads", False),
+        ("custom", "Custom", "draft.custom", True)]
     assert "lookup" in core.ALL_DRAFTS and "lookup" not in core.DRAFTS and ["aligned"] not in core.ALL_DRAFTS
 
 

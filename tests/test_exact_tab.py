@@ -268,7 +268,7 @@ def test_widgets_are_the_models_parameters_both_ways():
     assert (m.width, m.draft) == (5, "aligned")
     m.param.update(k=1, runs=5_000)
     assert (c.k.value, c.runs.value) == (1, 5_000)
-    assert c.draft.labels == ["Aligned", "Biased", "Lookup", "Heads"] and c.runs.labels[0] == "1,000"
+    assert c.draft.labels == ["Aligned", "Biased", "Lookup", "Heads", "Custom"] and c.runs.labels[0] == "1,000"
 
 
 def test_chart_rows_are_core_numbers_and_long_lists_are_cut_until_asked():

@@ -329,6 +329,15 @@ def test_a_link_to_another_scenario_hides_the_preview_behind_its_own_name(chrome
 
 
 @pytest.mark.browser
+def test_a_link_with_its_own_tables_never_shows_the_default_numbers(chrome, site):
+    with Visit(chrome) as visit:  # draft and seed are the pre-rendered ones: only the table differs
+        visit.page.goto(site.url + "index.html?draft=aligned&seed=0&target=.6,.3,.1&plan=runtime:hang")
+        visit.page.locator(".specstep-placeholder").wait_for(timeout=10_000)
+        assert DEFAULT_NUMBERS not in visible_text(visit.page)
+        assert not visit.page.locator("#root-1").is_visible()
+
+
+@pytest.mark.browser
 def test_a_link_to_the_prerendered_scenario_shows_the_preview(chrome, site):
     with Visit(chrome) as visit:
         visit.page.goto(site.url + "index.html?draft=aligned&seed=0&plan=runtime:hang")

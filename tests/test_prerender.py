@@ -22,6 +22,9 @@ from sitebuild.prerender import read_queries, read_query
 from sitebuild.project import BuildError
 
 PRERENDERED = "?draft=biased&width=3&seed=1"
+# A teacher's own tables (issue 29), in the canonical form the build writes and the loader matches.
+CUSTOM = "draft=custom&width=2&seed=1&target=0.6,0.3,0.1;0.2,0.6,0.2;0.55,0.15,0.3;0.25,0.25,0.5" \
+         "&q=0.2,0.5,0.3;0.7,0.25,0.05;0.75,0.15,0.1;0.85,0.05,0.1"
 
 
 # ---- reading --prerender ------------------------------------------------------------
@@ -78,7 +81,7 @@ def test_build_py_stops_at_once_on_a_bad_prerender(tmp_path, query, words):
 
 @pytest.fixture(scope="module")
 def built():
-    return real_site(extra_args=("--prerender", "draft=biased&width=3&seed=1"))
+    return real_site(extra_args=("--prerender", "draft=biased&width=3&seed=1", "--prerender", CUSTOM))
 
 
 @pytest.fixture
@@ -153,6 +156,20 @@ def test_a_prerendered_link_shows_its_own_numbers_before_python_is_up(visit, sit
                       and visit.page.evaluate(kept), 30)
 
 
+def test_a_custom_table_link_shows_its_own_prerender_and_another_spelling_the_placeholder(visit, site, built, held):
+    visit.page.goto(site.url + "index.html?" + CUSTOM)
+    visit.page.wait_for_function("document.body.dataset.specstepPrerendered !== undefined", timeout=30_000)
+    assert not visit.page.locator(".specstep-placeholder").count()
+    assert "the custom draft, width 2, seed 1" in visit.page.evaluate(ROOT_TEXT_JS)
+    # The same tables spelled otherwise (or any other table) wait for Python behind the placeholder.
+    site.clear()
+    visit.page.goto(site.url + "index.html?draft=custom&width=2&seed=1&target=.6,.3,.1&q=.2,.5,.3")
+    visit.page.locator(".specstep-placeholder").wait_for(timeout=15_000)
+    visit.page.wait_for_timeout(1500)
+    assert visit.page.evaluate(VISIBLE_ROOTS_JS) == 0
+    assert not [path for path in site.requests if path.startswith("/prerender/")]
+
+
 def test_a_link_to_another_scenario_shows_the_placeholder_and_no_numbers(visit, site, held):
     site.clear()
     visit.page.goto(site.url + "index.html?draft=biased&width=3&seed=2")
@@ -173,6 +190,7 @@ LINKS = [
     "?seed=9007199254740991", "?seed=9007199254740992", "?seed=1e3", "?seed=%EF%BC%91", "?draft=%EF%BB%BFbiased",
     "?lookahead=1/2", "?lookahead=0.55", "?lookahead=+0.5", "?steps=24", "?steps=25", "?width=3.0", "?draft=",
     "?draft", "?seed=%2B1", "?width=+3", "", "?utm_id=" + "9" * 5000,
+    "?" + CUSTOM, "?" + CUSTOM.replace("0.6,", ".6,"), "?target=.6,.3,.1", "?q=x", "?target=",
 ]
 
 

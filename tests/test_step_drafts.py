@@ -59,10 +59,10 @@ def test_a_link_opens_the_lookup_and_heads_drafts(draft):
     assert m.notice == ""
 
 
-def test_an_unknown_draft_in_a_link_gets_a_notice_naming_the_four_drafts():
+def test_an_unknown_draft_in_a_link_gets_a_notice_naming_the_five_drafts():
     url = urlstate.read("?draft=medusa&seed=3")
     assert url.values["draft"] == "aligned"
-    assert url.notice == ("The link's draft is not valid (it must be one of aligned, biased, lookup or heads), "
+    assert url.notice == ("The link's draft is not valid (it must be one of aligned, biased, lookup, heads or custom), "
                           "so the default aligned is used.")
     m = StepModel()
     m.open_link(url)

@@ -242,7 +242,8 @@ def test_early_stop_words_quote_the_guess_and_the_threshold():
 
 def test_url_read_accepts_the_scenario_from_the_issue():
     url = urlstate.read("?draft=biased&width=3&seed=1")
-    assert url.values == {"draft": "biased", "width": 3, "seed": 1, "lookahead": "off", "schedule": "fixed", "steps": 0}
+    assert url.values == {"draft": "biased", "width": 3, "seed": 1, "lookahead": "off", "schedule": "fixed", "steps": 0,
+                          "target": "", "q": ""}
     assert url.notices == ()
 
 
@@ -289,7 +290,7 @@ def test_url_unknown_keys_are_ignored_and_kept_when_writing():
 
 def test_url_write_then_read_round_trips_with_hidden_controls():
     values = {"draft": "biased", "width": 8, "seed": 123456789, "lookahead": "0.30", "schedule": "heuristic",
-              "steps": 4}
+              "steps": 4, "target": "", "q": ""}
     search = urlstate.write(values, hidden={"draft", "counters"})
     url = urlstate.read(search)
     assert url.values == values

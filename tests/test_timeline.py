@@ -134,9 +134,10 @@ def test_a_tree_timeline_specification_biased_two_candidates_width_2_seed_0():
 # ---- the sweep: 200 traces ----------------------------------------------------------
 
 def _starts():
+    # The custom draft with the authored tables proposes as the biased one: no new trace.
     chain = [Session.start(Config(draft, width, seed, lookahead=ahead, schedule=plan))
              for seed, (draft, width, plan, ahead) in enumerate(
-                 (d, w, p, a) for d in core.ALL_DRAFTS for w in range(1, 9) for p in ("fixed", "heuristic")
+                 (d, w, p, a) for d in core.ALL_DRAFTS if d != "custom" for w in range(1, 9) for p in ("fixed", "heuristic")
                  for a in (None, F(1, 2)))]
     trees = [TreeSession.start(draft, k, width, seed)
              for draft in ("aligned", "biased") for k in (1, 2, 3) for width in range(1, 5) for seed in range(3)]

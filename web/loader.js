@@ -260,8 +260,9 @@
 
   // ----- A link to another scenario than the pre-rendered one -----------------
 
-  const SCENARIO_KEYS = ["draft", "width", "seed", "lookahead", "steps"];
+  const SCENARIO_KEYS = ["draft", "width", "seed", "lookahead", "steps", "target", "q"];
   const MAX_VALUE = 40;
+  const MAX_TABLE = 400; // core/tables_text.py's MAX_TEXT
 
   function bounded(value) {
     const text = String(value).replace(/\s+/g, " ").trim();
@@ -272,6 +273,13 @@
   // table), or null when it would not be valid there or this cannot tell: stricter than
   // Python, never looser, so a link is matched only with a scenario it surely asks for.
   function readValue(prop, text) {
+    // A table (target=, q=) is read only when spelled as a pre-rendered scenario's: the build
+    // wrote that text in core/tables_text.py's canonical form, which the app reads as itself.
+    if (prop.kind === "table") {
+      const known = text !== "" && text.length <= MAX_TABLE && Array.isArray(CONFIG.prerenders)
+        && CONFIG.prerenders.some((entry) => entry.values && entry.values[prop.name] === text);
+      return known ? text : null;
+    }
     if (text.length > MAX_VALUE) return null;
     const value = text.replace(/^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g, "");
     if (prop.kind === "choice" || prop.kind === "threshold") {

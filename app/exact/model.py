@@ -317,7 +317,7 @@ class ExactModel(param.Parameterized):
     def ordinary(self):
         """What ordinary decoding writes with the trace's seed."""
         config = self.trace.config
-        return sampler.ordinary_output(config.seed, config.max_tokens)
+        return sampler.ordinary_output(config.seed, config.max_tokens, config.tables)
 
     # ---- the rules in the wild ------------------------------------------------------------
 

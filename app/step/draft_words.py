@@ -68,7 +68,7 @@ class LookupWords(TableWords):
 
     def next_draft(self, session, n, count, tokens):
         s = session
-        if next_q(s.config.draft, s.output) is None:
+        if next_q(s.config.draft, s.output, tables=s.config.tables) is None:
             if not s.output:
                 return t("step.next.lookup_nothing.empty")
             return t("step.next.lookup_nothing", token=s.output[-1])

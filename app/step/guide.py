@@ -57,7 +57,8 @@ class Guide(pn.viewable.Viewer):
             self.buttons.append(button)
         self._lock()
         self.question = html(pn.bind(question_html, self.param.picked, m.param.locked), theme.GUIDE, margin=(4, 4))
-        self.rows = html(rows_html(presets.rows(), core.DRAFTS), theme.GUIDE, theme.INSPECTOR, margin=(4, 4))
+        authored = [d for d in core.DRAFTS if core.DRAFT_KINDS[d].source != "q"]  # the custom q is the link's
+        self.rows = html(rows_html(presets.rows(), authored), theme.GUIDE, theme.INSPECTOR, margin=(4, 4))
         self._layout = pn.Column(
             html(f'<div class="section-title"><h2>{theme.esc(words.GUIDE_TITLE)}</h2></div>'
                  f'<p class="muted small">{theme.esc(words.GUIDE_HELP)}</p>'),

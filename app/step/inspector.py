@@ -367,10 +367,10 @@ class Inspector(pn.viewable.Viewer):
             self._charts.visible = preview
             if preview:
                 # Before a block is drafted: the next position's q and p, so the default view already shows the rule.
-                d = core.position(session.config.draft, session.output)
+                d = core.position(session.config.draft, session.output, session.config.tables)
                 where = words.short_row(session.output)
                 if d is None:  # lookup has nothing to copy: the next block is an ordinary step from p
-                    p = core.position("aligned", session.output).p
+                    p = core.position("aligned", session.output, session.config.tables).p
                     self.body.object = f"<p>{theme.esc(t('step.nothing_to_copy_preview'))}</p>" + guide_html(session)
                     charts.show_rows(None, p, t("step.chart.next_ordinary", where=where))
                     self._residual.visible = False

@@ -27,6 +27,8 @@ from typing import Optional
 import param
 
 import core
+from core.tables import AUTHORED
+from core.tables_text import parse_tables
 
 from .. import urlstate
 from ..i18n import t
@@ -77,10 +79,12 @@ def focus_after(session):
     return None
 
 
-def scenario_config(draft, width, seed, lookahead, schedule="fixed"):
-    """The ``core.Config`` of a scenario as the URL spells it (lookahead "off" or "0.50")."""
+def scenario_config(draft, width, seed, lookahead, schedule="fixed", target="", q=""):
+    """The ``core.Config`` of a scenario as the URL spells it (lookahead "off" or "0.50"; tables in
+    ``core.tables_text``'s form, "" for the authored ones)."""
     exact = None if lookahead == urlstate.LOOKAHEAD_OFF else Fraction(lookahead)
-    return core.Config(draft=draft, width=width, seed=seed, lookahead=exact, schedule=schedule)
+    tables = parse_tables(target or None, q or None) if target or q else AUTHORED
+    return core.Config(draft=draft, width=width, seed=seed, lookahead=exact, schedule=schedule, tables=tables)
 
 
 class StepModel(TabModel):
@@ -104,6 +108,12 @@ class StepModel(TabModel):
 
     seed = param.Integer(default=0, bounds=(0, urlstate.SEED_MAX), label="Seed", doc="""
         Seed of the random draws: the same seed gives the same trace.""")
+
+    target = param.String(default="", doc="""
+        The link's target table (core.tables_text's text form), "" for the authored one.""")
+
+    q = param.String(default="", doc="""
+        The link's table for the custom draft (core.tables_text's text form), "" for the authored one.""")
 
     lookahead = param.Selector(default=urlstate.LOOKAHEAD_OFF, objects=list(urlstate.LOOKAHEADS), doc="""
         Dynamic lookahead: "off" drafts the full width every block; a threshold
@@ -163,7 +173,7 @@ class StepModel(TabModel):
 
     def config(self):
         """The ``core.Config`` the scenario parameters describe."""
-        return scenario_config(self.draft, self.width, self.seed, self.lookahead, self.schedule)
+        return scenario_config(self.draft, self.width, self.seed, self.lookahead, self.schedule, self.target, self.q)
 
     @param.depends("draft", "width", "seed", "lookahead", "schedule", watch=True)
     def _restart(self):
@@ -186,11 +196,12 @@ class StepModel(TabModel):
         def apply():
             values = url.values
             scenario = dict(draft=values["draft"], width=values["width"], seed=values["seed"],
-                            lookahead=values["lookahead"], schedule=values["schedule"])
+                            lookahead=values["lookahead"], schedule=values["schedule"],
+                            target=values.get("target", ""), q=values.get("q", ""))
             if values["lookahead"] != urlstate.LOOKAHEAD_OFF:
                 scenario["threshold"] = values["lookahead"]
             config = scenario_config(values["draft"], values["width"], values["seed"], values["lookahead"],
-                                     values["schedule"])
+                                     values["schedule"], scenario["target"], scenario["q"])
             session = core.Session.start(config)
             steps = values.get("steps", 0)
             for _ in range(steps):
@@ -205,7 +216,7 @@ class StepModel(TabModel):
     def scenario(self):
         """The values a link needs to reopen what is on screen (see ``urlstate.PROPS``)."""
         return {"draft": self.draft, "width": self.width, "seed": self.seed, "lookahead": self.lookahead,
-                "schedule": self.schedule, "steps": self.steps_done()}
+                "schedule": self.schedule, "steps": self.steps_done(), "target": self.target, "q": self.q}
 
     def steps_done(self):
         """Clicks of "Next step" that lead from a fresh trace to the current one."""

@@ -57,7 +57,7 @@ def test_heads_link_shows_a_heads_q_beside_the_p_it_is_tested_against(app_page):
 
 def test_an_unknown_draft_in_the_link_is_named_in_a_notice(app_page):
     page = app_page.open("?draft=medusa&seed=2")
-    has_text(page, "The link's draft is not valid (it must be one of aligned, biased, lookup or heads)")
+    has_text(page, "The link's draft is not valid (it must be one of aligned, biased, lookup, heads or custom)")
     expect(page.get_by_text("Traceback")).to_have_count(0)
 
 
