@@ -92,16 +92,7 @@ def state(session):
 
 def summary(lane):
     """The lanes in one sentence: the text alternative of the drawing, shown under it."""
-    if not lane.speculative:
-        text = t("step.lanes.empty")
-    else:
-        text = t("step.lanes.summary", tokens=words.count(lane.tokens, "token", digits=True),
-                 passes=words.count(lane.passes, "target_pass", digits=True),
-                 ordinary_tokens=words.count(lane.ordinary_tokens, "token", digits=True),
-                 ordinary_passes=words.count(lane.ordinary_passes, "target_pass", digits=True))
-    if lane.pending:
-        text += " " + t("step.lanes.pending", block=lane.passes + 1)
-    return text
+    return words.lanes_summary(lane)
 
 
 def _cells(filled, limit, pending=False):
