@@ -115,7 +115,8 @@ class Scenario(pn.viewable.Viewer):
                           f'<span class="muted">{theme.esc(t("step.scenario.lead"))}</span></div>',
                           margin=(0, 5), styles={"flex": "1 1 100%"})
         self._layout = pn.FlexBox(
-            self.heading, self.lock_line, self._draft_box, self._width_box, self._seed_box, self._lookahead_box, self._schedule_box,
+            self.heading, self.lock_line, self._draft_box, self._width_box, self._seed_box, self._lookahead_box,
+            self._schedule_box,
             gap="12px 24px", flex_wrap="wrap", sizing_mode="stretch_width", stylesheets=[theme.CARD],
             margin=(6, 0), css_classes=["sp-scenario"],
             visible=pn.bind(lambda h: not {"draft", "width", "seed", "lookahead", "schedule"} <= h, hidden))
