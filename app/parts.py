@@ -266,11 +266,26 @@ def built_when_shown(build):
     return Lazy(build, when_drawn=True).layout
 
 
-def field(title, help_text, *widgets, basis="220px"):
-    """A control with its name in bold and one line of help above it; shrinks and wraps in a FlexBox."""
-    head = f'<div class="field-title">{theme.esc(title)}</div>'
-    if help_text:
-        head += f'<div class="field-help">{theme.esc(help_text)}</div>'
+def help_head(title, help_text):
+    """A control's name with its help behind a "?" (a ``<details>``): the name is the summary, so a
+    click on either opens the help, a keyboard reaches it with Tab, and a screen reader hears the
+    name, "collapsed", and the help once opened. The sentence stays in the page, just out of the way."""
+    return (f'<details class="field-more"><summary><span class="field-title">{theme.esc(title)}</span>'
+            f'<span class="help-mark" aria-hidden="true">?</span></summary>'
+            f'<div class="field-help">{theme.esc(help_text)}</div></details>')
+
+
+def field(title, help_text, *widgets, basis="220px", fold_help=False):
+    """A control with its name in bold and one line of help above it; shrinks and wraps in a FlexBox.
+
+    ``fold_help``: the help behind a "?" beside the name (``help_head``), for a tab whose
+    first screen must show what to do rather than every explanation at once."""
+    if help_text and fold_help:
+        head = help_head(title, help_text)
+    else:
+        head = f'<div class="field-title">{theme.esc(title)}</div>'
+        if help_text:
+            head += f'<div class="field-help">{theme.esc(help_text)}</div>'
     label = html(head, margin=(0, 5))
     return pn.Column(label, *widgets, margin=0, styles={"flex": f"1 1 {basis}", "min-width": "0"})
 

@@ -17,6 +17,8 @@ For each page:
   counted): the worker's "patch" messages, the Python time (each patch the page posts
   until the worker's "idle" for it) and the time from the click's first patch to its
   last patch message;
+- where the Draft button sits once the page is ready, at 1200 x 900 and 375 x 812 (issue 26:
+  on the first screen at both);
 - what a first visit downloads, by file, from the servers' own logs (a file fetched
   twice counts twice; the service worker's precache included; a 304 answer to a
   revalidation sends no body and is listed apart), and index.html's size.
@@ -123,6 +125,24 @@ def clicks(browser, url: str, count: int) -> list[dict]:
     return samples
 
 
+FIRST_SCREENS = ((1200, 900), (375, 812))  # issue 26: Draft on the first screen at both
+
+
+def first_screen(browser, url: str) -> dict:
+    """Where the Draft button sits once the page is ready: its top and bottom, px from the top, per size."""
+    where = {}
+    for width, height in FIRST_SCREENS:
+        visit = Visit(browser, viewport=(width, height))
+        try:
+            visit.page.goto(url)
+            visit.wait_ready(600_000)
+            box = visit.button("Draft").bounding_box()
+            where[f"{width}x{height}"] = (box["y"], box["y"] + box["height"], height)
+        finally:
+            visit.close()
+    return where
+
+
 def size_of(path: str, out: Path, pyodide_folder: Path) -> int:
     if path.startswith("CDN "):
         local = pyodide_folder.parent / path[4:].lstrip("/")
@@ -140,6 +160,7 @@ def measure(root: Path, loads: int, click_count: int, browser, playwright) -> di
         url = site.url + "index.html"
         visits = [cold_load(playwright, url, site, built.pyodide) for _ in range(loads)]
         samples = clicks(browser, url, click_count)
+        screens = first_screen(browser, url)
     finally:
         site.stop()
     marks = {stage: statistics.median(v["marks"].get(f"specstep:{stage}", float("nan")) for v in visits)
@@ -158,6 +179,7 @@ def measure(root: Path, loads: int, click_count: int, browser, playwright) -> di
         "revalidated": visits[0]["revalidated"],
         "index_html": (built.out / "index.html").stat().st_size,
         "build_seconds": built.seconds,
+        "first_screen": screens,
     }
 
 
@@ -215,6 +237,11 @@ def report(new: dict, old: dict | None):
     print(row("Python ms (measured in the worker)", new["python_ms"], get(old, "python_ms"), ms))
     print(row("patch posted -> idle handled (page)", new["settled_ms"], get(old, "settled_ms"), ms))
     print(row("first patch posted -> last patch", new["last_patch_ms"], get(old, "last_patch_ms"), ms))
+    print("\nFirst screen: the Draft button's bottom edge, px from the top (on the first screen: <= its height)")
+    print(head)
+    for size, (top, bottom, height) in new["first_screen"].items():
+        print(row(f"{size}: Draft at y = {top:,.0f}", bottom, get(old, "first_screen", size, 1),
+                  lambda v: f"{v:,.0f} px"))
     print("\nFirst visit, bytes downloaded (both servers' logs; a file downloaded twice counts twice)")
     print(head)
     groups = sorted({group(p) for p in new["bytes"]} | ({group(p) for p in old["bytes"]} if old else set()))

@@ -40,6 +40,12 @@ def help_line(p):
     return p.get_by_text(t("step.help.lookahead"), exact=True)
 
 
+def open_help(p):
+    """Open the lookahead's help: a click on its name or the "?" beside it."""
+    p.locator("summary", has_text=t("step.field.lookahead")).click()
+    p.wait_for_timeout(200)
+
+
 def test_on_a_phone_lookahead_folds_to_its_toggle_until_it_is_turned_on(page, app_url):
     p = open_app(page(PHONE, HEIGHT), app_url)
     toggle = p.get_by_role("button", name=t("step.lookahead.toggle"), exact=True)
@@ -47,15 +53,19 @@ def test_on_a_phone_lookahead_folds_to_its_toggle_until_it_is_turned_on(page, ap
     assert not threshold(p).is_visible() and not help_line(p).is_visible()
     toggle.click()
     p.wait_for_timeout(400)
-    assert threshold(p).is_visible() and help_line(p).is_visible()
+    assert threshold(p).is_visible()
+    open_help(p)  # the help waits behind its "?" (issue 26), folded or not
+    assert help_line(p).is_visible()
     toggle.click()
     p.wait_for_timeout(400)
     assert not threshold(p).is_visible()
 
 
-def test_on_a_wide_screen_the_threshold_and_its_help_stay_shown_while_off(page, app_url):
+def test_on_a_wide_screen_the_threshold_stays_shown_while_off_and_its_help_is_one_click_away(page, app_url):
     p = open_app(page(DESKTOP, HEIGHT), app_url)
-    assert threshold(p).is_visible() and help_line(p).is_visible()
+    assert threshold(p).is_visible() and not help_line(p).is_visible()
+    open_help(p)
+    assert help_line(p).is_visible()
 
 
 def test_on_a_phone_the_buttons_stay_in_reach_and_the_inspector_is_one_tap_away(page, app_url):

@@ -423,7 +423,7 @@ def test_clicks_change_no_css_class_and_show_or_hide_only_the_inspectors_charts(
 def test_a_next_step_click_touches_only_a_few_models():
     page = Page(biased_view())
     counts = [len({m for m, _ in changed(page.click("step"))}) for _ in range(6)]
-    assert max(counts) <= 20, counts
+    assert max(counts) <= 21, counts  # 20, and the two lanes' one text (app/step/lanes.py) since issue 26
 
 
 # ---- the page: URL and tabs ------------------------------------------------------------------------------

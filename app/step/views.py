@@ -1,9 +1,12 @@
 """The views of "Step through a block": each renders from one ``StepModel``.
 
-Reading order follows the story: scenario, caption (what happened, what is
-next), the action buttons, the token strip, the inspector, then the counters
-beside the block history, and the embed code. Boxes wrap from 1200 px down
-to 360 px.
+Reading order puts what to do first (issue 26): the caption (what happened,
+what is next) and the action buttons, the token strip, the two lanes
+(``lanes.py``), then the scenario that fixes the trace and "What to try", the
+inspector, the counters beside the block history, and the embed code. At
+1200 x 900 the buttons, the caption and the strip are on the first screen; at
+375 px the buttons are. Each control's help waits behind a "?" beside its
+name (``parts.field(fold_help=True)``). Boxes wrap from 1200 px down to 360 px.
 
 Widgets come from ``Widget.from_param(model.param.x)``; what changes with
 every click (caption, output, counters, chips, history) is rendered by one
@@ -32,6 +35,7 @@ from ..parts import ActionButtons, Opener, draft_options, field, html, open_attr
 from . import draft_words, words
 from .guide import Guide
 from .inspector import Inspector
+from .lanes import LanesView
 from .model import StepModel, interesting_item
 
 
@@ -91,21 +95,30 @@ class Scenario(pn.viewable.Viewer):
         self.lock_line = html(f'<p class="muted small" role="note">{theme.esc(t("step.locked"))}</p>',
                               margin=(0, 0), visible=m.locked, styles={"flex": "1 1 100%"})
 
-        self._draft_box = field(t("step.field.draft"), words.help_text("draft"), self.draft, basis="260px")
-        self._width_box = field(t("step.field.width"), words.help_text("width"), self.width)
-        self._seed_box = field(t("step.field.seed"), words.help_text("seed"), pn.Row(self.seed, self.seed_down, self.seed_up, margin=0))
-        self._lookahead_box = field(t("step.field.lookahead"), words.help_text("lookahead"), self.lookahead_on, self.threshold)
+        # Each help sentence behind a "?" beside its name: the first screen shows what to do (issue 26).
+        self._draft_box = field(t("step.field.draft"), words.help_text("draft"), self.draft, basis="340px",
+                                fold_help=True)
+        self._width_box = field(t("step.field.width"), words.help_text("width"), self.width, fold_help=True)
+        self._seed_box = field(t("step.field.seed"), words.help_text("seed"),
+                               pn.Row(self.seed, self.seed_down, self.seed_up, margin=0), fold_help=True)
+        self._lookahead_box = field(t("step.field.lookahead"), words.help_text("lookahead"), self.lookahead_on,
+                                    self.threshold, fold_help=True)
         self._foldable = (self._lookahead_box, self._lookahead_box.objects[0])  # the field and its label
         for part in self._foldable:
             part.stylesheets = [*part.stylesheets, theme.FOLD]
-        self._schedule_box = field(t("step.field.schedule"), words.help_text("schedule"), self.schedule)
+        self._schedule_box = field(t("step.field.schedule"), words.help_text("schedule"), self.schedule,
+                                   fold_help=True)
         for part, box in (("draft", self._draft_box), ("width", self._width_box), ("seed", self._seed_box),
                           ("lookahead", self._lookahead_box), ("schedule", self._schedule_box)):
             box.visible = pn.bind(shown(part), hidden)
+        self.heading = html(f'<div class="section-title"><h2>{theme.esc(t("step.scenario.title"))}</h2>'
+                          f'<span class="muted">{theme.esc(t("step.scenario.lead"))}</span></div>',
+                          margin=(0, 5), styles={"flex": "1 1 100%"})
         self._layout = pn.FlexBox(
-            self.lock_line, self._draft_box, self._width_box, self._seed_box, self._lookahead_box, self._schedule_box,
+            self.heading, self.lock_line, self._draft_box, self._width_box, self._seed_box, self._lookahead_box,
+            self._schedule_box,
             gap="12px 24px", flex_wrap="wrap", sizing_mode="stretch_width", stylesheets=[theme.CARD],
-            margin=(6, 0),
+            margin=(6, 0), css_classes=["sp-scenario"],
             visible=pn.bind(lambda h: not {"draft", "width", "seed", "lookahead", "schedule"} <= h, hidden))
         self._show_lookahead()
         self._enable()
@@ -481,8 +494,12 @@ class StepView(pn.viewable.Viewer):
         self.bar = pn.Column(self.caption, self.actions, self.jump, sizing_mode="stretch_width", margin=0,
                              stylesheets=[theme.ACTION_BAR])
         self.jump.js_on_click(args={"target": self.inspector._layout}, code=page.JUMP_JS)
+        self.lanes = LanesView(model=m)
+        # What to do first (issue 26): the caption and the buttons, the strip and the two lanes, then
+        # the scenario that fixes the trace and the moments to try; a reader scrubs a trace before
+        # changing its parameters.
         self._layout = pn.Column(
-            self.scenario, self.guide, self.bar, self.strip, self.inspector,
+            self.bar, self.strip, self.lanes, self.scenario, self.guide, self.inspector,
             pn.FlexBox(self.counters, self.history, gap="0 16px", flex_wrap="wrap", align_items="flex-start",
                        sizing_mode="stretch_width", margin=0),
             self.embed, self.opener.input,

@@ -377,6 +377,20 @@ def compare(counters):
              used=c.target_passes, steps=count(c.draft_steps, "cheap_draft_step", digits=True))
 
 
+def lanes_summary(lane):
+    """The two lanes (an ``app.step.lanes.LaneState``) in words: the drawing's text alternative."""
+    if not lane.speculative:
+        text = t("step.lanes.empty")
+    else:
+        text = t("step.lanes.summary", tokens=count(lane.tokens, "token", digits=True),
+                 passes=count(lane.passes, "target_pass", digits=True),
+                 ordinary_tokens=count(lane.ordinary_tokens, "token", digits=True),
+                 ordinary_passes=count(lane.ordinary_passes, "target_pass", digits=True))
+    if lane.pending:
+        text += " " + t("step.lanes.pending", block=lane.passes + 1)
+    return text
+
+
 def pending_counts(block):
     """The current block's work before Commit, said beside the finished blocks' counters (same numbers as the caption)."""
     n = len(block.proposals)

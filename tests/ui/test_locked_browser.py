@@ -24,8 +24,9 @@ def test_a_locked_link_shows_its_controls_fixed_and_says_why(app_page):
     for seed_step in (".sp-seed-down button", ".sp-seed-up button"):
         expect(page.locator(seed_step)).to_be_disabled()
     expect(page.locator(".sp-seed-input input").first).to_be_disabled()
+    has_text(page, "seed 1")  # the link's scenario, in the caption
     button(page, "Draft").click()  # the trace still runs
-    has_text(page, "seed 1")
+    expect(page.get_by_role("button", name="proposed")).to_have_count(3)
     shot_at_both_widths(page, "locked_biased")
 
 
