@@ -106,7 +106,8 @@ def link_url(model, location):
             model.open_link(url)
 
     def address():
-        return urlstate.write(dict(model.scenario(), steps=0, lang=i18n.link_value()), model.hidden, seen["search"])
+        # steps: the moment on screen (issue 26), so a link copied at any moment opens on it.
+        return urlstate.write(dict(model.scenario(), lang=i18n.link_value()), model.hidden, seen["search"])
 
     writer = pn.widgets.TextInput(label="address", visible=False, value=address())
     writer.jscallback(value=REPLACE_URL_JS)

@@ -120,7 +120,7 @@ def test_every_control_has_a_name_and_toggles_say_whether_they_are_pressed(page,
 @pytest.mark.parametrize("width", WIDTHS)
 def test_a_keyboard_alone_walks_draft_verify_commit_and_the_shortcuts_are_listed(page, app_url, width):
     p = open_app(page(width=width), app_url, BIASED)
-    line = embed_words.shortcuts_line(step_words.LABELS)
+    line = embed_words.shortcuts_line(step_words.SHORTCUT_LABELS)
     # Listed under the buttons; on a phone's width the line gives its room to the sticky bar,
     # and the keys work all the same (a narrow window with a keyboard).
     p.get_by_text(line).wait_for(state="visible" if width > 600 else "hidden", timeout=10_000)

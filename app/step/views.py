@@ -33,6 +33,7 @@ from ..parts import ActionButtons, Opener, draft_options, field, html, open_attr
 from . import draft_words, words
 from .inspector import Inspector
 from .model import StepModel, interesting_item
+from .timeline_view import Player, back_button
 
 
 def shown(part):
@@ -162,10 +163,13 @@ class Actions(pn.viewable.Viewer):
         self.actions = ActionButtons(m, buttons, lambda a: (m.session.can(a), m.session.next_action == a))
         self.buttons = buttons
         self.buttons["reset"].visible = pn.bind(shown("reset"), m.param.hidden)
-        self.keys = html(f'<p class="muted small shortcuts">{theme.esc(embed_words.shortcuts_line(words.LABELS))}</p>',
+        self.back = back_button(m)  # Step back, before Next step (app/step/timeline_view.py)
+        row = list(self.buttons.values())
+        row.insert(list(self.buttons).index("step"), self.back)
+        self.keys = html(f'<p class="muted small shortcuts">{theme.esc(embed_words.shortcuts_line(words.SHORTCUT_LABELS))}</p>',
                          margin=(0, 4))
         self._layout = pn.Column(
-            pn.FlexBox(*self.buttons.values(), flex_wrap="wrap", align_items="center",
+            pn.FlexBox(*row, flex_wrap="wrap", align_items="center",
                        sizing_mode="stretch_width", margin=(4, 0)),
             self.keys, sizing_mode="stretch_width", margin=0)
 
@@ -469,6 +473,7 @@ class StepView(pn.viewable.Viewer):
         self.guide = Guide(model=m)
         self.caption = Caption(model=m)
         self.actions = Actions(model=m)
+        self.player = Player(model=m)  # the timeline and Play, right after the action buttons
         self.strip = TokenStrip(model=m)
         self.inspector = Inspector(model=m)
         self.counters = Counters(model=m)
@@ -482,7 +487,7 @@ class StepView(pn.viewable.Viewer):
                              stylesheets=[theme.ACTION_BAR])
         self.jump.js_on_click(args={"target": self.inspector._layout}, code=page.JUMP_JS)
         self._layout = pn.Column(
-            self.scenario, self.guide, self.bar, self.strip, self.inspector,
+            self.scenario, self.guide, self.bar, self.player, self.strip, self.inspector,
             pn.FlexBox(self.counters, self.history, gap="0 16px", flex_wrap="wrap", align_items="flex-start",
                        sizing_mode="stretch_width", margin=0),
             self.embed, self.opener.input,
@@ -490,6 +495,8 @@ class StepView(pn.viewable.Viewer):
 
     def _open(self, key):
         """Open the position a chip or a history line names; a key of no current position does nothing."""
+        if self.player.open(key):  # a moment of the timeline
+            return
         focus = {focus_key(focus): focus for _, focus in self.model.positions()}.get(key)
         if focus is not None:
             self.model.inspect(focus)
