@@ -107,12 +107,13 @@ def link_url(model, location):
 
     def address():
         # steps: the moment on screen (issue 26), so a link copied at any moment opens on it.
-        return urlstate.write(dict(model.scenario(), lang=i18n.link_value()), model.hidden, seen["search"])
+        return urlstate.write(dict(model.scenario(), lang=i18n.link_value()), model.hidden, seen["search"],
+                              guesses=model.guesses)
 
     writer = pn.widgets.TextInput(label="address", visible=False, value=address())
     writer.jscallback(value=REPLACE_URL_JS)
     # A watcher, not a bound value: a bound widget re-resolves its reference on every click.
-    model.param.watch(lambda *events: setattr(writer, "value", address()), ["session", "hidden"])
+    model.param.watch(lambda *events: setattr(writer, "value", address()), ["session", "hidden", "guesses"])
     if location is not None:
         read(location.search)
         location.param.watch(lambda event: read(event.new), "search")

@@ -128,6 +128,10 @@ class StepModel(TabModel):
     hidden = param.ClassSelector(class_=frozenset, default=frozenset(), doc="""
         Parts of the page a link hid with NAME_hide=1 (see urlstate.HIDEABLE).""")
 
+    guesses = param.Dict(default=None, allow_None=True, doc="""
+        The "Several guesses at once" tab's scenario and moment for the URL (urlstate.GUESS_DEFAULTS' keys),
+        once that tab is built; None before (the link's own keys stay as they were).""")
+
     locked = param.Boolean(default=False, doc="""
         A link's lock=1 (app/embed/links.py): the page's author fixed the scenario, so
         no control and no preset may change it; only a link (the page's own URL) does.""")
