@@ -36,9 +36,11 @@ PLAY_JS = (Path(__file__).resolve().parent / "play.js").read_text(encoding="utf-
 SPEEDS = ("slow", "normal", "fast")
 INTERVALS = {"slow": 1600, "normal": 900, "fast": 400}  # ms between two steps of Play
 
-# What a moment's button shows, beside its colour: a symbol per kind of moment (never colour alone).
-GLYPHS = {"start": "●", "drafted": "?", "verified.accepted": "✓", "verified.rejected": "✗", "verified.none": "·",
-          "committed.bonus": "+", "committed.correction": "→", "committed.ordinary": "•", "committed.full": "■"}
+# What a moment's button shows, beside its colour: a symbol per kind of moment (never colour alone),
+# the output's own marks for how a block ended (words.ORIGIN_MARK).
+GLYPHS = {"start": "○", "drafted": "?", "verified.accepted": "✓", "verified.rejected": "✗", "verified.none": "·",
+          "committed.bonus": words.ORIGIN_MARK["bonus"], "committed.correction": words.ORIGIN_MARK["correction"],
+          "committed.ordinary": words.ORIGIN_MARK["ordinary"], "committed.full": "■"}
 
 
 def kind(mark):
