@@ -139,17 +139,19 @@ def test_a_keyboard_alone_walks_draft_verify_commit_and_the_shortcuts_are_listed
     p.keyboard.press("v")
     expect(p.get_by_role("button", name="Commit", exact=True)).to_be_enabled(timeout=30_000)
     p.keyboard.press("c")
-    p.get_by_text("block 1", exact=True).wait_for(timeout=30_000)
+    # The output's block label (the timeline names every block from the start).
+    output_block = p.locator('[aria-label="Committed output"]').get_by_text("block 1", exact=True)
+    output_block.wait_for(timeout=30_000)
     # A letter typed into the seed box is text, not a shortcut.
     seed = p.get_by_role("textbox", name="Seed")
     seed.focus()
     p.keyboard.press("r")
     p.wait_for_timeout(500)
-    assert p.get_by_text("block 1", exact=True).count() == 1
+    assert output_block.count() == 1
     # R resets from anywhere else.
     p.locator("h1").click()
     p.keyboard.press("r")
-    p.get_by_text("block 1", exact=True).wait_for(state="detached", timeout=30_000)
+    output_block.wait_for(state="detached", timeout=30_000)
 
 
 def test_a_chip_and_a_history_line_open_from_the_keyboard_and_keep_the_focus(page, app_url):

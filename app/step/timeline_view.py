@@ -66,7 +66,7 @@ def _button(mark, now):
     name = words.mark_words(mark)
     css = "tl-step " + k.replace(".", " ") + (" now" if here else "") + (" past" if mark.index < now else "")
     attrs = (f'type="button" data-sp-open="{moment_key(mark.index)}" title="{theme.esc(name)}" '
-             f'aria-label="{theme.esc(t("step.timeline.button", n=mark.index, what=name))}" '
+             f'aria-label="{theme.esc(t("step.timeline.button", n=mark.index, what=words.mark_name(mark)))}" '
              f'tabindex="{0 if here else -1}"' + (' aria-current="step"' if here else ""))
     return f'<button class="{css}" {attrs}>{GLYPHS[k]}</button>'
 

@@ -578,6 +578,13 @@ def moment_now(n, last):
     return t("step.timeline.now", n=n, last=last)
 
 
+def mark_name(mark):
+    """A moment's short name ("block 2 checked"): its button's accessible name; ``mark_words`` is its description."""
+    if mark.block is None:
+        return t("step.timeline.short.start")
+    return t(f"step.timeline.short.{mark.reached}", block=mark.block + 1)
+
+
 def mark_words(mark):
     """What moment ``mark`` (a ``core.timeline.Mark``) shows, for its button's name and tooltip."""
     if mark.block is None:
