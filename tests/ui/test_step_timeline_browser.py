@@ -194,3 +194,17 @@ def test_screenshots_of_the_timeline(app_page, scheme):
     page = app_page.open(BIASED + f"&theme={scheme}&steps=5")
     at_moment(page, 5)
     shot_at_both_widths(page, f"timeline_{scheme}")
+
+
+def test_the_guesses_tab_opens_on_its_moment_and_steps_back(app_page):
+    page = app_page.open("?tab=guesses&gdraft=aligned&gk=3&gsteps=2")
+    back = button(page, "Step back")
+    expect(back).to_be_enabled(timeout=30_000)
+    has_text(page, "Next: Commit")  # moment 2: the tree drafted and verified
+    back.click()
+    page.wait_for_function("() => /[?&]gsteps=1(&|$)/.test(location.search)", timeout=30_000)
+    assert "gdraft=aligned" in page.url and "gk=3" in page.url
+    back.click()
+    expect(back).to_be_disabled(timeout=30_000)
+    page.wait_for_function("() => !/gsteps=/.test(location.search)", timeout=30_000)
+    shot_at_both_widths(page, "guesses_step_back")
