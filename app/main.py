@@ -163,13 +163,13 @@ def language_switch(model):
             if lang == here:
                 items.append(f'<span class="lang-now" aria-current="true" lang="{lang}">{name}</span>')
             else:
-                query = urlstate.write(dict(model.scenario(), lang=lang), hidden)
+                query = urlstate.write(dict(model.scenario(), lang=lang), hidden, guesses=model.guesses)
                 items.append(f'<a href="{theme.esc(query)}" lang="{lang}" hreflang="{lang}" target="_self">{name}</a>')
         return (f'<nav class="lang-switch" aria-label="{theme.esc(t("page.language"))}">'
                 + " · ".join(items) + "</nav>")
 
     switch = html(links(), margin=(0, 0, 0, 0), styles={"text-align": "right", "font-size": "14px"})
-    model.param.watch(lambda *events: setattr(switch, "object", links()), ["session", "hidden"])
+    model.param.watch(lambda *events: setattr(switch, "object", links()), ["session", "hidden", "guesses"])
     return switch
 
 
