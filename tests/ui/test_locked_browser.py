@@ -24,8 +24,9 @@ def test_a_locked_link_shows_its_controls_fixed_and_says_why(app_page):
     for seed_step in (".sp-seed-down button", ".sp-seed-up button"):
         expect(page.locator(seed_step)).to_be_disabled()
     expect(page.locator(".sp-seed-input input").first).to_be_disabled()
-    button(page, "Draft").click()  # the trace still runs
-    has_text(page, "seed 1")
+    has_text(page, "seed 1")  # the link's scenario, said in the caption
+    button(page, "Draft").click()  # the trace still runs (the caption's "seed 1" goes: only a race found it after)
+    has_text(page, "The draft model proposed")
     shot_at_both_widths(page, "locked_biased")
 
 
