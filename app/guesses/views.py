@@ -76,19 +76,6 @@ class Controls(pn.viewable.Viewer):
             field(t("step.field.seed"), t("guesses.help.seed"), self.seed, basis="160px"),
             gap="12px 24px", flex_wrap="wrap", sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0))
 
-    def _link(self, page_model):
-        """The tab's scenario and moment in the page's URL (``gdraft``, ``gk``, ``gwidth``, ``gseed``, ``gsteps``):
-        read from the link when the tab is built, then handed to the page's model, whose URL writer
-        (``app/main.link_url``) writes them with the rest."""
-        location = pn.state.location
-        url = urlstate.read_guesses(location.search if location is not None else "")
-        if url.given:
-            self.model.open_link(url)
-        if page_model is not None and "guesses" in page_model.param:
-            publish = lambda *events: setattr(page_model, "guesses", self.model.link_values())  # noqa: E731
-            self.model.param.watch(publish, "session")
-            publish()
-
     def __panel__(self):
         return self._layout
 
@@ -130,19 +117,6 @@ class Actions(pn.viewable.Viewer):
         self.actions = ActionButtons(m, self.buttons, lambda a: (m.can(a), m.session.phase == a))
         self._layout = pn.FlexBox(*self.buttons.values(), flex_wrap="wrap", align_items="center",
                                   sizing_mode="stretch_width", margin=(4, 0))
-
-    def _link(self, page_model):
-        """The tab's scenario and moment in the page's URL (``gdraft``, ``gk``, ``gwidth``, ``gseed``, ``gsteps``):
-        read from the link when the tab is built, then handed to the page's model, whose URL writer
-        (``app/main.link_url``) writes them with the rest."""
-        location = pn.state.location
-        url = urlstate.read_guesses(location.search if location is not None else "")
-        if url.given:
-            self.model.open_link(url)
-        if page_model is not None and "guesses" in page_model.param:
-            publish = lambda *events: setattr(page_model, "guesses", self.model.link_values())  # noqa: E731
-            self.model.param.watch(publish, "session")
-            publish()
 
     def __panel__(self):
         return self._layout
@@ -211,19 +185,6 @@ class Tree(pn.viewable.Viewer):
         value = m.selected if m.selected is not None else -1
         if self.picker.options != options or self.picker.value != value:
             self.picker.param.update(options=options, value=value)
-
-    def _link(self, page_model):
-        """The tab's scenario and moment in the page's URL (``gdraft``, ``gk``, ``gwidth``, ``gseed``, ``gsteps``):
-        read from the link when the tab is built, then handed to the page's model, whose URL writer
-        (``app/main.link_url``) writes them with the rest."""
-        location = pn.state.location
-        url = urlstate.read_guesses(location.search if location is not None else "")
-        if url.given:
-            self.model.open_link(url)
-        if page_model is not None and "guesses" in page_model.param:
-            publish = lambda *events: setattr(page_model, "guesses", self.model.link_values())  # noqa: E731
-            self.model.param.watch(publish, "session")
-            publish()
 
     def __panel__(self):
         return self._layout
