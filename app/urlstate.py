@@ -260,15 +260,17 @@ def language(search):
     return None
 
 
-def write(values, hidden=(), search=""):
+def write(values, hidden=(), search="", guesses=None):
     """The query string for ``values``, keeping keys of ``search`` that are not ours.
 
     Draft, width and seed are always written (a copied link states its
     scenario); ``lookahead``, ``schedule``, ``steps``, ``target``, ``q``, ``lang`` and ``present`` only when not
-    at their defaults;
-    hide flags as ``NAME_hide=1``.
+    at their defaults; hide flags as ``NAME_hide=1``. ``guesses``: the guesses tab's values once it is built
+    (``GUESS_DEFAULTS``' keys, written when not at their defaults); None keeps the search's own.
     """
     ours = set(BY_NAME) | {LANG.name, PRESENT.name} | {name + HIDE_SUFFIX for name in HIDEABLE}
+    if guesses is not None:
+        ours |= set(GUESS_DEFAULTS)
     others = [(k, v) for k, v in _query(search or "") if k not in ours]
     pairs = []
     for prop in PROPS + (LANG, PRESENT):
@@ -279,7 +281,51 @@ def write(values, hidden=(), search=""):
     for name in HIDEABLE:
         if name in hidden:
             pairs.append((name + HIDE_SUFFIX, "1"))
-    return "?" + urlencode(pairs + others)
+    return "?" + urlencode(pairs + (_guess_pairs(guesses) if guesses is not None else []) + others)
+
+
+# ---- the "Several guesses at once" tab's own keys (issue 26) ---------------------------------
+# Its scenario and moment, apart from the first tab's (``g`` for guesses): ``gsteps=N`` opens its
+# trace on moment N as ``steps=N`` does the first tab's. Read when that tab is built, written with the
+# rest once it is (``write(..., guesses=...)``); until then a link's own g-keys are kept as they were.
+
+GUESS_DEFAULTS = {"gdraft": "biased", "gk": 2, "gwidth": 2, "gseed": 1, "gsteps": 0}  # GuessesModel's defaults
+GUESS_SEED_MAX = 2**32 - 1
+
+
+def guess_props():
+    """The guesses tab's URL properties (core.tree is imported only when that tab is)."""
+    from core.tree import MAX_CANDIDATES, MAX_TREE_WIDTH, TREE_DRAFTS
+
+    d = GUESS_DEFAULTS
+    return (
+        Prop("gdraft", "choice", d["gdraft"], choices=tuple(TREE_DRAFTS), must={"choices": tuple(TREE_DRAFTS)}),
+        Prop("gk", "int", d["gk"], low=1, high=MAX_CANDIDATES, must={"low": 1, "high": MAX_CANDIDATES}),
+        Prop("gwidth", "int", d["gwidth"], low=1, high=MAX_TREE_WIDTH, must={"low": 1, "high": MAX_TREE_WIDTH}),
+        Prop("gseed", "int", d["gseed"], low=0, high=GUESS_SEED_MAX, must={"low": 0, "high": GUESS_SEED_MAX}),
+        Prop("gsteps", "int", d["gsteps"], low=0, high=STEPS_MAX, must={"low": 0, "high": STEPS_MAX}),
+    )
+
+
+def read_guesses(search):
+    """The guesses tab's part of a query string, as a ``UrlState`` (bad values fall back, with a notice)."""
+    props = {prop.name: prop for prop in guess_props()}
+    values = dict(GUESS_DEFAULTS)
+    bad, given = [], set()
+    for key, text in _query(search or ""):
+        if key in props:
+            given.add(key)
+            try:
+                values[key] = props[key].parse(text)
+            except ValueError:
+                bad.append(props[key])
+    return UrlState(values, frozenset(), tuple(_notice(prop) for prop in bad), frozenset(given))
+
+
+def _guess_pairs(values):
+    """The guesses tab's keys for ``write``: those not at their default."""
+    return [(name, str(values[name])) for name in GUESS_DEFAULTS
+            if name in values and values[name] != GUESS_DEFAULTS[name]]
 
 
 def tolerate_long_query_values():

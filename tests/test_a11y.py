@@ -123,7 +123,7 @@ def test_every_control_has_a_name_and_toggles_say_whether_they_are_pressed(page,
 @pytest.mark.parametrize("width", WIDTHS)
 def test_a_keyboard_alone_walks_draft_verify_commit_and_the_shortcuts_are_listed(page, app_url, width):
     p = open_app(page(width=width), app_url, BIASED)
-    line = page_words.shortcuts_line(step_words.LABELS)
+    line = page_words.shortcuts_line(step_words.SHORTCUT_LABELS)
     # Listed under the buttons; on a phone's width the line gives its room to the sticky bar,
     # and the keys work all the same (a narrow window with a keyboard).
     p.get_by_text(line).wait_for(state="visible" if width > 600 else "hidden", timeout=10_000)
@@ -142,17 +142,19 @@ def test_a_keyboard_alone_walks_draft_verify_commit_and_the_shortcuts_are_listed
     p.keyboard.press("v")
     expect(p.get_by_role("button", name="Commit", exact=True)).to_be_enabled(timeout=30_000)
     p.keyboard.press("c")
-    p.get_by_text("block 1", exact=True).wait_for(timeout=30_000)
+    # The output's block label (the timeline names every block from the start).
+    output_block = p.locator('[aria-label="Committed output"]').get_by_text("block 1", exact=True)
+    output_block.wait_for(timeout=30_000)
     # A letter typed into the seed box is text, not a shortcut.
     seed = p.get_by_role("textbox", name="Seed")
     seed.focus()
     p.keyboard.press("r")
     p.wait_for_timeout(500)
-    assert p.get_by_text("block 1", exact=True).count() == 1
+    assert output_block.count() == 1
     # R resets from anywhere else.
     p.locator("h1").click()
     p.keyboard.press("r")
-    p.get_by_text("block 1", exact=True).wait_for(state="detached", timeout=30_000)
+    output_block.wait_for(state="detached", timeout=30_000)
 
 
 def test_a_chip_and_a_history_line_open_from_the_keyboard_and_keep_the_focus(page, app_url):

@@ -12,6 +12,7 @@ from typing import Optional
 import param
 
 import core
+from core.timeline import Timeline, moment_index
 from core.tree import MAX_CANDIDATES, MAX_TREE_WIDTH, TREE_DRAFTS, Node, TreeBlock, TreeSession
 
 from ..i18n import t
@@ -22,6 +23,7 @@ SEED_MAX = 2**32 - 1
 # Only the drafts core can draft a tree with: the others have no table to draw k candidates from.
 TREE_OPTIONS = {label: draft for label, draft in DRAFT_OPTIONS.items() if draft in TREE_DRAFTS}
 ACTIONS = words.ACTIONS
+BACK = "back"  # Step back: the moment before, from core.timeline (a tree session has no past of its own)
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,10 @@ def focus_after(session):
         return None
     tested = [n for n in block.nodes if n.tested]
     return (tested[-1] if tested else block.nodes[0]).id
+
+
+def _scenario(session):
+    return session.config, session.candidates, session.rule
 
 
 class GuessesModel(TabModel):
@@ -98,6 +104,8 @@ class GuessesModel(TabModel):
 
     def can(self, action):
         s = self.session
+        if action == BACK:
+            return self.steps_done() > 0
         if action == "reset":
             return bool(s.blocks or s.pending)
         if action in ("step", "run_block"):
@@ -108,7 +116,10 @@ class GuessesModel(TabModel):
         return None if self.session.phase == "done" else self.session.phase
 
     def act(self, action):
-        """Perform ``action`` (one of ``ACTIONS``) and describe it; never raises."""
+        """Perform ``action`` (one of ``ACTIONS``, or ``BACK``) and describe it; never raises."""
+        if action == BACK:
+            self.back()
+            return
         self._guard(lambda: self._act(action))
 
     def _act(self, action):
@@ -140,6 +151,66 @@ class GuessesModel(TabModel):
         if action == "run_block":
             return words.verified(block) + t("step.space") + words.committed(block, len(after.output), after.config.max_tokens)
         return words.committed(block, len(after.output), after.config.max_tokens)
+
+    # ---- the moments of the trace: Step back, a link's gsteps ------------------------
+
+    def steps_done(self):
+        """Clicks of Next step from a fresh trace to the one on screen: the moment (``gsteps=`` in a link)."""
+        return moment_index(self.session)
+
+    def timeline(self):
+        """Every moment of the trace on screen (``core.timeline``), computed once per scenario."""
+        known = getattr(self, "_timeline", None)
+        s = self.session
+        if known is None or _scenario(known.sessions[0]) != _scenario(s):
+            known = self._timeline = Timeline.of(self.session)
+        return known
+
+    def open_link(self, url):
+        """Apply the guesses' part of a link (``urlstate.read_guesses``): its scenario and moment, in one update."""
+        def apply():
+            v = url.values
+            line = Timeline.of(TreeSession.start(v["gdraft"], v["gk"], v["gwidth"], v["gseed"]))
+            session = line.for_link(v["gsteps"])
+            n = moment_index(session)
+            self._publish(draft=v["gdraft"], candidates=v["gk"], width=v["gwidth"], seed=v["gseed"], session=session,
+                          selected=focus_after(session) if n else None, notice=url.notice,
+                          happened=self.moment_words(n, line))
+        self._guard(apply)
+
+    def link_values(self):
+        """What a link needs to reopen this tab as it is (``urlstate.GUESS_DEFAULTS``' keys)."""
+        s = self.session
+        return {"gdraft": s.config.draft, "gk": s.candidates, "gwidth": s.config.width, "gseed": s.config.seed,
+                "gsteps": self.steps_done()}
+
+    def moment_words(self, n, line=None):
+        """The caption's sentence at moment ``n`` of ``line`` (by default the trace on screen): what its
+        last Next step said (moment 0: the start's)."""
+        if n == 0:
+            return words.START
+        line = line or self.timeline()
+        before = line.at(n - 1)
+        return self._happened(before.phase, before, line.at(n))
+
+    def jump(self, n):
+        """Show moment ``n`` exactly as ``n`` clicks of Next step from the start show it."""
+        def go():
+            line = self.timeline()
+            if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= line.last:
+                self._publish(notice=t("step.timeline.no_moment", last=line.last))
+                return
+            session = line.at(n)
+            self._publish(session=session, selected=focus_after(session), notice="", happened=self.moment_words(n))
+        self._guard(go)
+
+    def back(self):
+        """Step back: the moment before this one (moment 0 has none: a notice says so)."""
+        n = self.steps_done()
+        if n == 0:
+            self._guard(lambda: self._publish(notice=words.not_possible(BACK, t("step.back.nothing"))))
+            return
+        self.jump(n - 1)
 
     def select(self, node_id):
         """Show ``node_id`` in the inspector (a click on a node or the picker)."""

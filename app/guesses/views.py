@@ -13,11 +13,11 @@ import core
 from core.display import dec, exact_or_dec
 from core.tree import TREE_DRAFTS
 
-from .. import theme
+from .. import theme, urlstate
 from ..i18n import t
 from ..parts import ActionButtons, draft_options, field, html, slider_title
 from . import words
-from .model import ACTIONS, GuessesModel
+from .model import ACTIONS, BACK, GuessesModel
 from .tree_chart import LOOK, TreeChart
 
 TOKENS = ("A", "B", "C")
@@ -107,11 +107,13 @@ class Actions(pn.viewable.Viewer):
     def __init__(self, **params):
         super().__init__(**params)
         m = self.model
+        # Step back before Next step, as in the first tab (the model's BACK: a moment of core.timeline).
+        order = ACTIONS[:ACTIONS.index("step")] + (BACK,) + ACTIONS[ACTIONS.index("step"):]
         self.buttons = {
             action: pn.widgets.Button(
                 label=t(f"step.label.{action}"), description=t(f"guesses.tooltip.{action}"), stylesheets=[theme.BUTTON],
                 margin=(4, 20, 4, 4) if action in ("commit", "run_block") else (4, 4))
-            for action in ACTIONS}
+            for action in order}
         self.actions = ActionButtons(m, self.buttons, lambda a: (m.can(a), m.session.phase == a))
         self._layout = pn.FlexBox(*self.buttons.values(), flex_wrap="wrap", align_items="center",
                                   sizing_mode="stretch_width", margin=(4, 0))
@@ -246,6 +248,7 @@ class GuessesTab(pn.viewable.Viewer):
             params["model"] = GuessesModel()
         super().__init__(**params)
         m = self.model
+        self._link(session_model)
         self.controls = Controls(model=m)
         self.caption = pane(pn.bind(caption_html, m.param.session, m.param.happened, m.param.notice),
                             margin=(6, 0))
@@ -260,6 +263,19 @@ class GuessesTab(pn.viewable.Viewer):
         self._layout = pn.Column(
             intro, self.controls, card(self.caption, self.actions), self.tree, card(self.inspector),
             card(self.counters), sizing_mode="stretch_width", margin=(4, 0), css_classes=["guesses-tab"])
+
+    def _link(self, page_model):
+        """The tab's scenario and moment in the page's URL (``gdraft``, ``gk``, ``gwidth``, ``gseed``, ``gsteps``):
+        read from the link when the tab is built, then handed to the page's model, whose URL writer
+        (``app/main.link_url``) writes them with the rest."""
+        location = pn.state.location
+        url = urlstate.read_guesses(location.search if location is not None else "")
+        if url.given:
+            self.model.open_link(url)
+        if page_model is not None and "guesses" in page_model.param:
+            publish = lambda *events: setattr(page_model, "guesses", self.model.link_values())  # noqa: E731
+            self.model.param.watch(publish, "session")
+            publish()
 
     def __panel__(self):
         return self._layout

@@ -1,5 +1,5 @@
 // What the page does that Bokeh and Panel do not: real tabs, names and pressed
-// states for screen readers, the D/V/C/N/R keys, the colour theme from the URL,
+// states for screen readers, the D/V/C/N/B/R keys (and the arrows on a timeline), the colour theme from the URL,
 // a hook after each scan (`page.hooks`: present.js),
 // and its own height posted to the page that embeds it (web/host.js sizes the
 // iframe from it). Runs in the page as a Bokeh CustomJS on "document_ready";
@@ -279,6 +279,27 @@ if (!page.installed) {
       event.preventDefault();
       button.click();
     }
+  });
+
+  // A strip of HTML buttons with role="toolbar" (the step tab's timeline) is one Tab stop, the
+  // button on screen (a roving tabindex): the arrow keys, Home and End press its neighbours, and the
+  // refocus below keeps the focus on the pressed one once Python has redrawn the strip.
+  document.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const origin = event.composedPath()[0];
+    const strip = origin && origin.closest && origin.hasAttribute && origin.hasAttribute("data-sp-open")
+      && origin.closest('[role="toolbar"]');
+    if (!strip) return;
+    const all = [...strip.querySelectorAll("[data-sp-open]")];
+    const now = all.indexOf(origin);
+    const to = { ArrowRight: now + 1, ArrowDown: now + 1, ArrowLeft: now - 1, ArrowUp: now - 1, Home: 0,
+                 End: all.length - 1 }[event.key];
+    if (to === undefined) return;
+    event.preventDefault();
+    const next = all[Math.max(0, Math.min(all.length - 1, to))];
+    if (next === origin) return;
+    next.focus();
+    next.click();
   });
 
   // Buttons drawn in HTML (the token chips, the block history) carry data-sp-open="KEY": a

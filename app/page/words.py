@@ -26,6 +26,7 @@ SHORTCUTS = (
     ("v", "verify"),
     ("c", "commit"),
     ("n", "step"),
+    ("b", "back"),  # Step back (app/step/timeline_view.py)
     ("r", "reset"),
 )
 

@@ -29,6 +29,7 @@ import param
 import core
 from core.tables import AUTHORED
 from core.tables_text import parse_tables
+from core.timeline import Timeline, moment_index
 
 from .. import urlstate
 from ..i18n import t
@@ -36,9 +37,7 @@ from ..parts import DRAFT_OPTIONS, TabModel, draft_objects, one_update
 from . import words
 
 ACTIONS = words.ACTION_NAMES
-
-# Phases performed so far in a block, for the "steps" a link can replay.
-_PHASES_DONE = {"draft": 0, "verify": 1, "commit": 2, "done": 0}
+BACK = "back"  # Step back: not a core.Session action (the session has no past), the timeline's
 
 
 @dataclass(frozen=True)
@@ -139,6 +138,10 @@ class StepModel(TabModel):
     hidden = param.ClassSelector(class_=frozenset, default=frozenset(), doc="""
         Parts of the page a link hid with NAME_hide=1 (see urlstate.HIDEABLE).""")
 
+    guesses = param.Dict(default=None, allow_None=True, doc="""
+        The "Several guesses at once" tab's scenario and moment for the URL (urlstate.GUESS_DEFAULTS' keys),
+        once that tab is built; None before (the link's own keys stay as they were).""")
+
     locked = param.Boolean(default=False, doc="""
         A link's lock=1 (app/page/links.py): the page's author fixed the scenario, so
         no control and no preset may change it; only a link (the page's own URL) does.""")
@@ -202,12 +205,8 @@ class StepModel(TabModel):
                 scenario["threshold"] = values["lookahead"]
             config = scenario_config(values["draft"], values["width"], values["seed"], values["lookahead"],
                                      values["schedule"], scenario["target"], scenario["q"])
-            session = core.Session.start(config)
             steps = values.get("steps", 0)
-            for _ in range(steps):
-                if session.phase == "done":
-                    break
-                session = session.step()
+            session = self._timeline_of(core.Session.start(config)).for_link(steps)
             self._publish(**scenario, session=session, focus=focus_after(session),
                           hidden=frozenset(url.hidden), notice=url.notice,
                           happened=happened or words.opened_link(config, steps))
@@ -219,9 +218,46 @@ class StepModel(TabModel):
                 "schedule": self.schedule, "steps": self.steps_done(), "target": self.target, "q": self.q}
 
     def steps_done(self):
-        """Clicks of "Next step" that lead from a fresh trace to the current one."""
-        s = self.session
-        return 3 * len(s.blocks) + _PHASES_DONE[s.phase]
+        """Clicks of "Next step" that lead from a fresh trace to the current one: the moment on screen."""
+        return moment_index(self.session)
+
+    # ---- the timeline: every moment of this trace --------------------------------
+
+    def timeline(self):
+        """Every moment of the trace on screen (``core.timeline``), computed once per scenario."""
+        return self._timeline_of(self.session)
+
+    def _timeline_of(self, session):
+        known = getattr(self, "_timeline", None)
+        if known is None or known.sessions[0].config != session.config:
+            known = self._timeline = Timeline.of(session)
+        return known
+
+    def moment_words(self, n):
+        """The caption's sentence at moment ``n``: the one its last Next step said (moment 0: the start's)."""
+        if n == 0:
+            return words.START
+        line = self.timeline()
+        return words.happened("step", line.at(n - 1), line.at(n))
+
+    def jump(self, n):
+        """Show moment ``n`` of the trace exactly as ``n`` clicks of Next step from the start show it."""
+        def go():
+            line = self.timeline()
+            if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= line.last:
+                self._publish(notice=words.no_moment(n, line.last))
+                return
+            session = line.at(n)
+            self._publish(session=session, focus=focus_after(session), notice="", happened=self.moment_words(n))
+        self._guard(go)
+
+    def back(self):
+        """Step back: the moment before this one, replayed from core's trace (no second engine)."""
+        n = self.steps_done()
+        if n == 0:
+            self._guard(lambda: self._publish(notice=words.not_possible(BACK, words.nothing_back())))
+            return
+        self.jump(n - 1)
 
     def shift_seed(self, delta):
         """The previous (-1) or next (+1) seed, within bounds."""
@@ -249,10 +285,15 @@ class StepModel(TabModel):
 
     def can(self, action):
         """Whether the button for ``action`` should be enabled."""
+        if action == BACK:
+            return self.steps_done() > 0
         return bool(self.session.can(action))
 
     def act(self, action):
-        """Perform ``action`` (one of ``ACTIONS``) and describe it; never raises."""
+        """Perform ``action`` (one of ``ACTIONS``, or ``BACK``) and describe it; never raises."""
+        if action == BACK:
+            self.back()
+            return
         self._guard(lambda: self._act(action))
 
     def _act(self, action):

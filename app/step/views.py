@@ -29,7 +29,7 @@ from core.display import dec, frac
 from .. import theme, urlstate
 from ..embed.builder import EmbedBuilder
 from ..page import script as page
-from ..page import words as embed_words
+from ..page import words as page_words
 from ..i18n import t
 from ..parts import ActionButtons, Opener, draft_options, field, html, open_attrs, slider_title, update_changed
 from . import draft_words, words
@@ -37,6 +37,7 @@ from .guide import Guide
 from .inspector import Inspector
 from .lanes import LanesView
 from .model import StepModel, interesting_item
+from .timeline_view import Player, back_button
 
 
 def shown(part):
@@ -175,10 +176,13 @@ class Actions(pn.viewable.Viewer):
         self.actions = ActionButtons(m, buttons, lambda a: (m.session.can(a), m.session.next_action == a))
         self.buttons = buttons
         self.buttons["reset"].visible = pn.bind(shown("reset"), m.param.hidden)
-        self.keys = html(f'<p class="muted small shortcuts">{theme.esc(embed_words.shortcuts_line(words.LABELS))}</p>',
+        self.back = back_button(m)  # Step back, before Next step (app/step/timeline_view.py)
+        row = list(self.buttons.values())
+        row.insert(list(self.buttons).index("step"), self.back)
+        self.keys = html(f'<p class="muted small shortcuts">{theme.esc(page_words.shortcuts_line(words.SHORTCUT_LABELS))}</p>',
                          margin=(0, 4))
         self._layout = pn.Column(
-            pn.FlexBox(*self.buttons.values(), flex_wrap="wrap", align_items="center",
+            pn.FlexBox(*row, flex_wrap="wrap", align_items="center",
                        sizing_mode="stretch_width", margin=(4, 0)),
             self.keys, sizing_mode="stretch_width", margin=0)
 
@@ -482,13 +486,14 @@ class StepView(pn.viewable.Viewer):
         self.guide = Guide(model=m)
         self.caption = Caption(model=m)
         self.actions = Actions(model=m)
+        self.player = Player(model=m)  # the timeline and Play, right after the action buttons
         self.strip = TokenStrip(model=m)
         self.inspector = Inspector(model=m)
         self.counters = Counters(model=m)
         self.history = History(model=m)
         self.embed = EmbedBuilder(model=m)
         self.opener = Opener(self._open)  # clicks on the chips and the history's lines
-        self.jump = pn.widgets.Button(label=embed_words.JUMP_LABEL, description=None, margin=(0, 4, 4, 4),
+        self.jump = pn.widgets.Button(label=page_words.JUMP_LABEL, description=None, margin=(0, 4, 4, 4),
                                       stylesheets=[theme.BUTTON, theme.PHONE_ONLY])
         # On a phone the caption and the buttons stay on screen (app/styles/action_bar.css).
         self.bar = pn.Column(self.caption, self.actions, self.jump, sizing_mode="stretch_width", margin=0,
@@ -499,7 +504,7 @@ class StepView(pn.viewable.Viewer):
         # the scenario that fixes the trace and the moments to try; a reader scrubs a trace before
         # changing its parameters.
         self._layout = pn.Column(
-            self.bar, self.strip, self.lanes, self.scenario, self.guide, self.inspector,
+            self.bar, self.player, self.strip, self.lanes, self.scenario, self.guide, self.inspector,
             pn.FlexBox(self.counters, self.history, gap="0 16px", flex_wrap="wrap", align_items="flex-start",
                        sizing_mode="stretch_width", margin=0),
             self.embed, self.opener.input,
@@ -507,6 +512,8 @@ class StepView(pn.viewable.Viewer):
 
     def _open(self, key):
         """Open the position a chip or a history line names; a key of no current position does nothing."""
+        if self.player.open(key):  # a moment of the timeline
+            return
         focus = {focus_key(focus): focus for _, focus in self.model.positions()}.get(key)
         if focus is not None:
             self.model.inspect(focus)

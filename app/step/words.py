@@ -535,6 +535,7 @@ def guide():
 
 _CONSTANTS = {
     "LABELS": lambda: {action: label(action) for action in ACTION_NAMES},
+    "SHORTCUT_LABELS": lambda: {action: label(action) for action in ACTION_NAMES + ("back",)},  # the keys' line
     "NUMBERS": lambda: tuple(number(n) for n in range(10)),
     "ORDINALS": lambda: tuple(ordinal(i) for i in range(8)),
     "START": lambda: t("step.start"),
@@ -572,3 +573,41 @@ def __getattr__(name):
         return _CONSTANTS[name]()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+
+
+# ---- Step back and the timeline (issue 26) ------------------------------------------
+
+def nothing_back():
+    """Why Step back does nothing at moment 0."""
+    return t("step.back.nothing")
+
+
+def no_moment(n, last):
+    """A jump to a moment the trace does not have."""
+    return t("step.timeline.no_moment", last=last)
+
+
+def moment_now(n, last):
+    """"Moment 4 of 9": where the timeline is."""
+    return t("step.timeline.now", n=n, last=last)
+
+
+def mark_name(mark):
+    """A moment's short name ("block 2 checked"): its button's accessible name; ``mark_words`` is its description."""
+    if mark.block is None:
+        return t("step.timeline.short.start")
+    return t(f"step.timeline.short.{mark.reached}", block=mark.block + 1)
+
+
+def mark_words(mark):
+    """What moment ``mark`` (a ``core.timeline.Mark``) shows, for its button's name and tooltip."""
+    if mark.block is None:
+        return t("step.timeline.start")
+    block = mark.block + 1
+    if mark.reached == "drafted":
+        return t("step.timeline.drafted", block=block, proposals=count(len(mark.statuses), "proposal", digits=True))
+    if mark.reached == "verified":
+        n = {s: mark.statuses.count(s) for s in ("accepted", "rejected", "discarded")}
+        return t("step.timeline.verified", block=block, **n)
+    return t(f"step.timeline.committed.{mark.ending or 'full'}", block=block,
+             tokens=count(mark.tokens, "token", digits=True))
