@@ -24,7 +24,7 @@ import param
 from bokeh.models import Tooltip
 
 from .. import theme
-from ..embed import page
+from ..page import script as page
 from ..i18n import t
 from ..parts import html, update_changed
 from . import words
