@@ -180,3 +180,19 @@ def test_one_click_on_the_timeline_changes_the_strip_once_and_play_is_disabled_a
     assert len(changes) == 1
     view.model.act("run_to_end")
     assert view.player.play.disabled
+
+
+def test_moments_ahead_of_the_screen_keep_their_outcome_to_themselves():
+    """The strip must not answer "kept or rejected?" before Verify does: ahead, only the phase's name."""
+    view = StepView(model=StepModel(draft="biased", width=3, seed=1))
+    m = view.model
+    html = view.player.strip.object
+    outcomes = [GLYPH for key, GLYPH in timeline_view.GLYPHS.items() if key != "start"]
+    assert not any(f">{glyph}</button>" in html for glyph in outcomes), html
+    assert html.count(f">{timeline_view.AHEAD}</button>") == m.timeline().last
+    assert "rejected" not in html.split("</button>", 1)[1]  # no counts in the titles ahead
+    m.act("draft")
+    m.act("verify")  # seed 1's first block has a rejection: now it is said, the blocks after stay quiet
+    html = view.player.strip.object
+    assert f">{timeline_view.GLYPHS['verified.rejected']}</button>" in html
+    assert html.count(f">{timeline_view.AHEAD}</button>") == m.timeline().last - 2

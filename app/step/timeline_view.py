@@ -41,6 +41,7 @@ INTERVALS = {"slow": 1600, "normal": 900, "fast": 400}  # ms between two steps o
 GLYPHS = {"start": "○", "drafted": "?", "verified.accepted": "✓", "verified.rejected": "✗", "verified.none": "·",
           "committed.bonus": words.ORIGIN_MARK["bonus"], "committed.correction": words.ORIGIN_MARK["correction"],
           "committed.ordinary": words.ORIGIN_MARK["ordinary"], "committed.full": "■"}
+AHEAD = "…"  # a moment not reached yet: what it did stays unsaid until the reader gets there
 
 
 def kind(mark):
@@ -63,12 +64,17 @@ def moment_key(n):
 def _button(mark, now):
     k = kind(mark)
     here = mark.index == now
-    name = words.mark_words(mark)
-    css = "tl-step " + k.replace(".", " ") + (" now" if here else "") + (" past" if mark.index < now else "")
+    if mark.index > now:
+        # Ahead of the screen: its phase, not its outcome, so the strip never answers a question
+        # ("will the target keep it?") before Verify does; a jump there shows it.
+        css, glyph, name = "tl-step ahead", AHEAD, t("step.timeline.ahead", what=words.mark_name(mark))
+    else:
+        css = "tl-step " + k.replace(".", " ") + (" now" if here else " past")
+        glyph, name = GLYPHS[k], words.mark_words(mark)
     attrs = (f'type="button" data-sp-open="{moment_key(mark.index)}" title="{theme.esc(name)}" '
              f'aria-label="{theme.esc(t("step.timeline.button", n=mark.index, what=words.mark_name(mark)))}" '
              f'tabindex="{0 if here else -1}"' + (' aria-current="step"' if here else ""))
-    return f'<button class="{css}" {attrs}>{GLYPHS[k]}</button>'
+    return f'<button class="{css}" {attrs}>{glyph}</button>'
 
 
 def timeline_html(timeline, now):
