@@ -125,6 +125,9 @@ PROPS = (
     Prop("steps", "int", 0, low=0, high=STEPS_MAX, must={"low": 0, "high": STEPS_MAX}),
 )
 BY_NAME = {prop.name: prop for prop in PROPS}
+# The keys that identify a scenario (every one of PROPS; lang and the hide flags do not): the page's
+# loader matches a link to a pre-render by these (sitebuild/loader_config.py writes them for it).
+SCENARIO_KEYS = tuple(prop.name for prop in PROPS)
 
 # The page's language, not part of the scenario: "" = the browser's; a link or the
 # language switch names one (app/i18n). Read apart (``UrlState.lang``), written with the rest.
