@@ -158,7 +158,7 @@
     const same = values !== null && sameValues(values, prerendered);
     if (same && lang === prerenderedLang) return null;
     const asked = {};
-    let differs = values !== null && !same;
+    let differs = prerendered !== null && values !== null && !same;
     for (const key of SCENARIO_KEYS) {
       if (!query.has(key)) continue;
       const value = query.get(key);
