@@ -9,7 +9,9 @@
 // placeholder names the link's scenario instead, and if the build pre-rendered that
 // scenario too (build.py --prerender), its file replaces the placeholder.
 //
-// Everything shown here is set with textContent: text from the URL is never HTML.
+// Its words are app/i18n's loader.* sentences and its reading of a link is urlstate.PROPS,
+// both written into CONFIG by the build (sitebuild/loader_config.py): no sentence and no
+// URL rule lives here. Everything shown is set with textContent: text from the URL is never HTML.
 "use strict";
 (function () {
   const CONFIG = @@CONFIG@@;
@@ -301,19 +303,24 @@
   }
 
   // The page's own pre-render is drawn once the document has loaded; a document drawn
-  // before it finished would be drawn over. Resolves when it is drawn (or after 20 s).
+  // before it finished would be drawn over. Resolves when it is drawn (or after 20 s), and
+  // marks specstep:preview then (bench/bench_build.py: when the preview is on screen).
+  let drawnDefault = null;
   function defaultDrawn() {
-    return new Promise((resolve) => {
+    drawnDefault = drawnDefault || new Promise((resolve) => {
       const started = Date.now();
       const wanted = rootElements().length;
       const check = () => {
         const drawn = typeof Bokeh !== "undefined" && Bokeh.index ? Bokeh.index.roots.length : 0;
+        if (drawn >= wanted && wanted > 0) mark("preview");
         if (drawn >= wanted || Date.now() - started > 20_000) resolve();
         else setTimeout(check, 20);
       };
       check();
     });
+    return drawnDefault;
   }
+  defaultDrawn();
 
   // The build pre-rendered the link's scenario: fetched (once, kept by the service
   // worker) and shown, inert, until the worker renders. A failed fetch keeps the placeholder.
