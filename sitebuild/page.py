@@ -152,34 +152,9 @@ def rewrite_page(html: str, assets: Assets, title: str) -> str:
         '    <link rel="apple-touch-icon" href="images/apple-touch-icon.png">\n'
         '    <link rel="stylesheet" href="loader.css">\n'
     )
-    html = defer_head_scripts(html)
     if html.count("<meta charset=\"utf-8\">") != 1:
         raise BuildError("expected one <meta charset=\"utf-8\"> in panel convert's page")
     return html.replace('<meta charset="utf-8">', '<meta charset="utf-8">\n    ' + head, 1)
-
-
-HEAD_SCRIPT = re.compile(r'<script type="text/javascript" src="([^"]+)"></script>')
-LOG_LEVEL = re.compile(r'<script type="text/javascript">\s*Bokeh\.set_log_level\("(\w+)"\);\s*</script>')
-
-
-def defer_head_scripts(html: str) -> str:
-    """Panel's and BokehJS's scripts in <head> run after the page is parsed (``defer``, in their order),
-    so the browser paints the status line at once instead of after about 2 MB of JavaScript.
-
-    Nothing the parser meets needs them before then: the pre-rendered document is drawn on
-    DOMContentLoaded (Bokeh's embed script waits for it, and deferred scripts run first), the
-    loader touches ``Bokeh`` only once it is drawn, and the one inline call in <head> (the log
-    level) is made to wait for DOMContentLoaded too.
-    """
-    head, sep, body = html.partition("</head>")
-    scripts = HEAD_SCRIPT.findall(head)
-    if not sep or not any("/bokeh-" in src for src in scripts) or len(LOG_LEVEL.findall(head)) != 1:
-        raise BuildError("panel convert's <head> no longer has BokehJS's scripts and one Bokeh.set_log_level call "
-                         "as sitebuild/page.py expects: check defer_head_scripts")
-    head = HEAD_SCRIPT.sub(lambda m: f'<script type="text/javascript" src="{m.group(1)}" defer></script>', head)
-    head = LOG_LEVEL.sub(lambda m: '<script type="text/javascript">\n  document.addEventListener("DOMContentLoaded", '
-                                   f'() => Bokeh.set_log_level("{m.group(1)}"), {{once: true}});\n</script>', head)
-    return head + sep + body
 
 
 def page_resources(html: str) -> list[str]:
