@@ -135,6 +135,9 @@ PROPS = (
     Prop("q", "table", ""),
 )
 BY_NAME = {prop.name: prop for prop in PROPS}
+# The keys that identify a scenario (every one of PROPS; lang and the hide flags do not): the page's
+# loader matches a link to a pre-render by these (sitebuild/loader_config.py writes them for it).
+SCENARIO_KEYS = tuple(prop.name for prop in PROPS)
 
 # The page's language, not part of the scenario: "" = the browser's; a link or the
 # language switch names one (app/i18n). Read apart (``UrlState.lang``), written with the rest.

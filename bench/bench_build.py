@@ -1,6 +1,7 @@
 """Benchmark of the built page in real Pyodide, offline, against the commit before this work.
 
     .venv/bin/python bench/bench_build.py [--loads 3] [--clicks 20] [--baseline COMMIT | --no-baseline]
+                                          [--cpu-throttle 4]
 
 Prints figures; never fails on time. Both pages are built the same way
 (``tests/build_support/real_site.py``): ``--pyodide-url`` pointing at a local
@@ -23,6 +24,16 @@ For each page:
   twice counts twice; the service worker's precache included; a 304 answer to a
   revalidation sends no body and is listed apart), and index.html's size.
   Cold loads run in a fresh on-disk browser profile, as a reader's first visit does.
+- what the reader sees first (each cold load): the preview painted (the browser's first
+  contentful paint, and its largest; the loader's mark when the pre-rendered widget is drawn),
+  and the first click answered: Next step clicked as soon as the widget takes clicks (the
+  preview is inert until Python is up), until the widget's text changes.
+
+``--cpu-throttle N`` slows the page's CPU N times (Chrome DevTools Protocol
+``Emulation.setCPUThrottlingRate``, through Playwright's CDP session) for every load and
+click of both pages: what a slow school laptop sees. Chromium throttles the page's main
+thread; the web worker that runs Python is not slowed (DevTools offers no throttling of a
+dedicated worker), so Python's own times stay the machine's.
 """
 
 from __future__ import annotations
@@ -49,6 +60,13 @@ from sitebuild.npm_pyodide import NPM_DIR  # noqa: E402
 
 BASELINE = "8672584"
 STAGES = ("start", "runtime", "runtime-start", "runtime-ready", "packages", "app", "drawing", "ready")
+# What the reader sees first, ms since navigation: the preview painted, the first click answered.
+FIRST_SCREEN = ("paint:fcp", "paint:lcp", "specstep:preview", "click:clicked", "click:answered")
+FIRST_SCREEN_LABELS = {"paint:fcp": "preview painted (first contentful paint)",
+                       "paint:lcp": "largest contentful paint",
+                       "specstep:preview": "pre-rendered widget drawn (loader's mark)",
+                       "click:clicked": "first click taken (Next step)", "click:answered": "first click answered",
+                       "click:after-fcp": "first click answered - first paint"}
 
 
 def baseline_checkout(commit: str) -> Path:
@@ -86,16 +104,72 @@ class FirstVisit(Visit):
         shutil.rmtree(self.profile, ignore_errors=True)
 
 
-def cold_load(playwright, url: str, site: LocalServer, pyodide: LocalServer) -> dict:
+def throttle(visit, rate: float):
+    """Slow the page's CPU ``rate`` times (1: not at all), from before it loads."""
+    if rate and rate != 1:
+        session = visit.context.new_cdp_session(visit.page)
+        session.send("Emulation.setCPUThrottlingRate", {"rate": rate})
+
+
+PAINTS_JS = """async () => {
+  const fcp = performance.getEntriesByName('first-contentful-paint')[0];
+  const lcp = await new Promise((resolve) => {
+    new PerformanceObserver((list) => resolve(list.getEntries().at(-1))).observe({type: 'largest-contentful-paint', buffered: true});
+    setTimeout(() => resolve(null), 1000);
+  });
+  return {fcp: fcp ? fcp.startTime : NaN, lcp: lcp ? lcp.startTime : NaN};
+}"""
+# The widget's text (its roots, shadow roots included; not the status line, which goes at "ready"),
+# to tell that a click changed the screen.
+SCREEN_TEXT_JS = """() => {
+  const deep = (node, parts) => {
+    if (node.nodeType === Node.TEXT_NODE) { parts.push(node.textContent); return parts; }
+    if (node.shadowRoot) deep(node.shadowRoot, parts);
+    for (const child of node.childNodes) deep(child, parts);
+    return parts;
+  };
+  return Array.from(document.querySelectorAll('[data-root-id]')).map((root) => deep(root, []).join(' ')).join(' ');
+}"""
+
+
+# The widget takes clicks: its roots are not inert (the loader keeps the preview inert until it can answer).
+CLICKABLE_JS = """() => { const roots = document.querySelectorAll('[data-root-id]');
+  return roots.length > 0 && !Array.from(roots).some((root) => root.hasAttribute('inert')); }"""
+
+
+def first_click(visit, button: str = "Next step", timeout_s: float = 600.0) -> dict:
+    """The first click the widget answers: ``button`` is clicked as soon as the widget takes clicks (an inert
+    preview does not; a live one would at once), and answered when the widget's text changes (ms since
+    navigation). The checks are cheap (an attribute, polled every 100 ms) so as not to slow the page."""
+    page = visit.page
+    page.wait_for_function(CLICKABLE_JS, timeout=timeout_s * 1000, polling=100)
+    target = visit.button(button).first
+    target.wait_for(state="visible", timeout=timeout_s * 1000)
+    before = page.evaluate(SCREEN_TEXT_JS)
+    clicked = page.evaluate("performance.now()")
+    target.click(timeout=timeout_s * 1000)
+    # Changed, and not a widget being drawn again (its roots empty for a moment).
+    page.wait_for_function("(before) => { const now = (" + SCREEN_TEXT_JS + ")(); "
+                           "return now !== before && now.trim().length > before.trim().length / 2; }", arg=before,
+                           timeout=timeout_s * 1000, polling=100)
+    return {"clicked": clicked, "answered": page.evaluate("performance.now()")}
+
+
+def cold_load(playwright, url: str, site: LocalServer, pyodide: LocalServer, rate: float = 1) -> dict:
     """One first visit: marks, and every file downloaded from both servers by the time the cache is filled."""
     site.clear()
     pyodide.clear()
     visit = FirstVisit(playwright)
     try:
-        visit.page.goto(url)
+        throttle(visit, rate)
+        visit.page.goto(url, wait_until="commit")
+        click = first_click(visit)
         # On a busy machine a page may pass its download time limit and then start anyway.
         visit.page.wait_for_function("document.body.dataset.specstep === 'ready'", timeout=600_000)
         marks = visit.marks()
+        paints = visit.page.evaluate(PAINTS_JS)
+        marks.update({"paint:fcp": paints["fcp"], "paint:lcp": paints["lcp"], "click:clicked": click["clicked"],
+                      "click:answered": click["answered"]})
         # The service worker precaches once the widget is up: count its downloads too.
         cached = "async () => (await caches.keys()).length"
         wait_until(lambda: visit.page.evaluate(cached) > 0, 20)
@@ -108,10 +182,11 @@ def cold_load(playwright, url: str, site: LocalServer, pyodide: LocalServer) -> 
         visit.close()
 
 
-def clicks(browser, url: str, count: int) -> list[dict]:
+def clicks(browser, url: str, count: int, rate: float = 1) -> list[dict]:
     visit = Visit(browser)
     samples = []
     try:
+        throttle(visit, rate)
         visit.page.goto(url)
         visit.page.wait_for_function("document.body.dataset.specstep === 'ready'", timeout=600_000)
         while len(samples) < count:
@@ -153,22 +228,26 @@ def size_of(path: str, out: Path, pyodide_folder: Path) -> int:
     return local.stat().st_size if local.is_file() else 0
 
 
-def measure(root: Path, loads: int, click_count: int, browser, playwright) -> dict:
+def measure(root: Path, loads: int, click_count: int, browser, playwright, rate: float = 1) -> dict:
     built = real_site(root)
     site = LocalServer(built.out)
     try:
         url = site.url + "index.html"
-        visits = [cold_load(playwright, url, site, built.pyodide) for _ in range(loads)]
-        samples = clicks(browser, url, click_count)
+        visits = [cold_load(playwright, url, site, built.pyodide, rate) for _ in range(loads)]
+        samples = clicks(browser, url, click_count, rate)
         screens = first_screen(browser, url)
     finally:
         site.stop()
     marks = {stage: statistics.median(v["marks"].get(f"specstep:{stage}", float("nan")) for v in visits)
              for stage in STAGES}
+    first = {name: statistics.median(v["marks"].get(name, float("nan")) for v in visits) for name in FIRST_SCREEN}
+    first["click:after-fcp"] = statistics.median(v["marks"]["click:answered"] - v["marks"]["paint:fcp"]
+                                                 for v in visits)
     downloads = visits[0]["downloads"]
     by_file = {path: n * size_of(path, built.out, built.pyodide_folder) for path, n in downloads.items()}
     return {
         "marks": marks,
+        "first": first,
         "interactive_after_runtime": marks["ready"] - marks["runtime-ready"],
         "patches": statistics.median(s["patches"] for s in samples),
         "python_ms": statistics.median(s["python_ms"] for s in samples),
@@ -231,6 +310,11 @@ def report(new: dict, old: dict | None):
         print(row(f"specstep:{stage}", new["marks"][stage], get(old, "marks", stage), ms))
     print(row("interactive - runtime-ready", new["interactive_after_runtime"],
               get(old, "interactive_after_runtime"), ms))
+    print("\nWhat the reader sees first, ms since navigation (median of cold loads)")
+    print(head)
+    for name in (*FIRST_SCREEN, "click:after-fcp"):
+        print(row(FIRST_SCREEN_LABELS[name], new["first"][name],
+                  get(old, "first", name) if old and "first" in old else None, ms))
     print("\nOne click of Next step (median)")
     print(head)
     print(row("patch messages", new["patches"], get(old, "patches"), lambda v: f"{v:g}"))
@@ -268,6 +352,8 @@ def main():
     parser.add_argument("--clicks", type=int, default=20, help="clicks of Next step per page (default 20)")
     parser.add_argument("--baseline", default=BASELINE, help=f"commit to compare with (default {BASELINE})")
     parser.add_argument("--no-baseline", action="store_true", help="measure this checkout only")
+    parser.add_argument("--cpu-throttle", type=float, default=1, metavar="N",
+                        help="slow the page's CPU N times (Emulation.setCPUThrottlingRate; default 1: not at all)")
     args = parser.parse_args()
     reason = local_pyodide_unavailable()
     if reason:
@@ -280,18 +366,21 @@ def main():
     with sync_playwright() as playwright:
         browser = launch(playwright)
         try:
-            new = measure(ROOT, args.loads, args.clicks, browser, playwright)
+            new = measure(ROOT, args.loads, args.clicks, browser, playwright, args.cpu_throttle)
             print(f"  built in {new['build_seconds']:.0f} s", flush=True)
             old = None
             if not args.no_baseline:
                 print(f"bench_build: building the baseline {args.baseline} from a git worktree...", flush=True)
                 try:
-                    old = measure(baseline_checkout(args.baseline), args.loads, args.clicks, browser, playwright)
+                    old = measure(baseline_checkout(args.baseline), args.loads, args.clicks, browser, playwright,
+                                  args.cpu_throttle)
                     print(f"  built in {old['build_seconds']:.0f} s", flush=True)
                 except Exception as error:  # the figures of this checkout still count
                     print(f"  the baseline could not be measured: {type(error).__name__}: {error}", flush=True)
         finally:
             browser.close()
+    if args.cpu_throttle != 1:
+        print(f"\nThe page's CPU slowed {args.cpu_throttle:g}x (Emulation.setCPUThrottlingRate; not the Python worker).")
     report(new, old)
     print("\n(2 vCPU shared with other work: times are indicative; compare ratios, run again for spread.)")
 

@@ -98,14 +98,6 @@ def read_queries(texts) -> tuple[list[Scenario], list[str]]:
     return list(scenarios.values()), notes
 
 
-def url_table() -> list[dict]:
-    """app/urlstate.py's PROPS as data, so the loader reads a link's values as the app does."""
-    from app import urlstate
-
-    return [{"name": p.name, "kind": p.kind, "default": p.format(p.default), "choices": list(p.choices),
-             "low": p.low, "high": p.high} for p in urlstate.PROPS]
-
-
 def _render_all(root: str, locations: list[tuple[str, str]]) -> dict:
     """In a spawned interpreter: for each (query, location JSON), the worker's first render, or an error."""
     from .probe import pretend_pyodide

@@ -28,7 +28,8 @@ from .bundle import BUNDLE, write_bundle
 from .packages import plan_packages
 from .page import (URL_RE, Assets, check_panel_worker, drop_unused_bokeh, page_references, page_resources,
                    rewrite_page, run_convert, share_page_stylesheets, share_stylesheets)
-from .prerender import Scenario, url_table
+from .loader_config import all_words, url_table
+from .prerender import Scenario
 from .prerender import render as render_scenarios
 from .probe import NOT_IN_PAGE, run_probe
 from .pycompile import startup_modules
@@ -145,7 +146,8 @@ def write_site(stage: Path, work: Path, pyodide_url: str, load_timeout: float, p
         "pyodideHost": host.group(1) if host else None,
         "serviceWorker": "serviceWorker.js",
         "prerendered": prerendered_scenario(),
-        "props": url_table(),
+        "url": url_table(),
+        "words": all_words(host.group(1) if host else None),
         "prerenders": extras,
         **frame_heights(),
     }

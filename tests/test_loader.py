@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 
 from build_support.servers import LocalServer
+from sitebuild.loader_config import all_words, url_table
+from sitebuild.site import prerendered_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 WEB = ROOT / "web"
@@ -25,7 +27,8 @@ SCREENSHOTS = ROOT / "tests" / "screenshots"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run",
                  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
-PRERENDERED = {"draft": "aligned", "width": "4", "seed": "0", "lookahead": "off", "steps": "0"}
+# What the build notes it pre-rendered: the default scenario, as a link writes it.
+PRERENDERED = prerendered_scenario()
 # The stand-in widget shows the default scenario's first numbers, as the pre-render does.
 DEFAULT_NUMBERS = "q(A) = 0.50"
 
@@ -65,9 +68,14 @@ PAGE = """<!doctype html>
 """
 
 
+def base_config() -> dict:
+    """The loader's CONFIG for the stand-in page, with its words and URL table as the build writes them."""
+    return {"worker": "fake-worker.js", "loadTimeoutMs": 30000, "pyodideHost": "127.0.0.1",
+            "serviceWorker": None, "words": all_words("127.0.0.1"), "url": url_table()}
+
+
 def make_site(folder: Path, prerendered: dict | None = PRERENDERED) -> Path:
-    config = {"worker": "fake-worker.js", "loadTimeoutMs": 30000, "pyodideHost": "127.0.0.1",
-              "serviceWorker": None}
+    config = base_config()
     if prerendered is not None:
         config["prerendered"] = prerendered
     loader = (WEB / "loader.js").read_text()

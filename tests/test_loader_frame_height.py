@@ -13,7 +13,7 @@ import json
 import shutil
 
 import pytest
-from test_loader import CHROMIUM_ARGS, FAKE_WORKER, PAGE, WEB, PRERENDERED
+from test_loader import CHROMIUM_ARGS, FAKE_WORKER, PAGE, WEB, PRERENDERED, base_config
 
 from build_support.servers import LocalServer
 
@@ -30,8 +30,7 @@ HOST = """<!doctype html><html><body style="margin:0">
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     folder = tmp_path_factory.mktemp("frame-height")
-    config = {"worker": "fake-worker.js", "loadTimeoutMs": 30000, "pyodideHost": "127.0.0.1", "serviceWorker": None,
-              "prerendered": PRERENDERED, "heights": HEIGHTS, "tabOrder": ["step", "exact"],
+    config = {**base_config(), "prerendered": PRERENDERED, "heights": HEIGHTS, "tabOrder": ["step", "exact"],
               "heightType": "specstep:height"}
     (folder / "loader.js").write_text((WEB / "loader.js").read_text().replace("@@CONFIG@@", json.dumps(config)))
     shutil.copyfile(WEB / "loader.css", folder / "loader.css")

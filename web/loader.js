@@ -9,7 +9,9 @@
 // placeholder names the link's scenario instead, and if the build pre-rendered that
 // scenario too (build.py --prerender), its file replaces the placeholder.
 //
-// Everything shown here is set with textContent: text from the URL is never HTML.
+// Its words are app/i18n's loader.* sentences and its reading of a link is urlstate.PROPS,
+// both written into CONFIG by the build (sitebuild/loader_config.py): no sentence and no
+// URL rule lives here. Everything shown is set with textContent: text from the URL is never HTML.
 "use strict";
 (function () {
   const CONFIG = @@CONFIG@@;
@@ -17,179 +19,28 @@
   // window.specstepStageLimitsMs = {app: 2000} (any step, by the stage that starts it).
   const timeoutMs = Number(window.specstepLoadTimeoutMs) > 0 ? Number(window.specstepLoadTimeoutMs) : CONFIG.loadTimeoutMs;
 
-  // The reader's language: the link's ?lang=, else the browser's, else English (as the
-  // app's Python chooses: app/i18n). The words below come in both of the app's languages.
+  // The reader's language: the link's ?lang=, else the browser's, else the default (as the
+  // app's Python chooses: app/i18n's pick, over the build's list of languages).
+  const URL_TABLE = CONFIG.url;
   function pickLanguage(tag) {
     const value = String(tag || "").trim().toLowerCase().replace("_", "-");
-    for (const lang of ["en", "zh"]) if (value === lang || value.startsWith(`${lang}-`)) return lang;
+    for (const lang of URL_TABLE.languages) if (value === lang || value.startsWith(`${lang}-`)) return lang;
     return null;
   }
   let lang = null;
   try { lang = pickLanguage(new URLSearchParams(window.location.search).get("lang")); } catch (error) { /* none */ }
   if (!lang) { try { lang = pickLanguage(navigator.language); } catch (error) { /* none */ } }
-  lang = lang || "en";
+  lang = lang || URL_TABLE.defaultLanguage;
   if (lang === "zh") document.documentElement.lang = "zh-CN";
-  // The pre-rendered widget is in the build's language (English unless the build says).
-  const prerenderedLang = CONFIG.prerenderedLang || "en";
+  // The pre-rendered widget is in the build's language (the default unless the build says).
+  const prerenderedLang = CONFIG.prerenderedLang || URL_TABLE.defaultLanguage;
 
-  const host = CONFIG.pyodideHost;
-  const WORDS = {
-    en: {
-      steps: [
-        `downloading Python for your browser (Pyodide, about 12 MB ${host ? `from ${host}` : "from this site"}; ` +
-          "a later visit loads it from the cache)…",
-        "starting Python (your browser compiles it; this takes a few seconds)…",
-        "loading the packages the widget needs (numbers, charts and the widget itself)…",
-        "building the widget…",
-      ],
-      step: (n, of, text) => `Step ${n} of ${of}: ${text}`,
-      preview: "What you see below is a preview: its buttons respond once this is done.",
-      reload: "Reload the page",
-      stillTrying: "The page keeps trying and switches on by itself if this finishes.",
-      whatToDo: (todo) => `What to do: ${todo}`,
-      details: (detail) => `Details: ${detail}`,
-      restPlaceholder: " The scenario of this link can only be shown once Python runs.",
-      restPreview: " The widget below is only a preview: its buttons do not respond.",
-      appearsLater: "It appears here once Python runs; see the message above.",
-      loading: (what) => `Loading ${what}…`,
-      appearsSoon: "The widget appears here as soon as Python has computed it.",
-      scenario: {
-        draft: (v) => `the ${v} draft`, width: (v) => `width ${v}`, lookahead: (v) => `lookahead ${v}`,
-        steps: (v) => `${v} steps in`, seed: (v) => `seed ${v}`, subject: "the scenario of this link",
-        join: (items, last) => `${items.join(", ")} and ${last}`, with: (subject, rest) => `${subject} with ${rest}`,
-      },
-      thisLanguage: "the widget in English",
-      update: "A new version of this page is ready.", updateReload: "Reload",
-      updateReloadLabel: "Reload to use the new version", later: "Later",
-      problems: {
-        runtime: {
-          what: `Python could not be downloaded ${host ? `from ${host}` : "from this site"}, so the widget cannot run.`,
-          todo: "Check that you are online and reload the page. If your network blocks that site, " +
-            "ask whoever hosts this page to host a copy of Pyodide with it (the build's --pyodide-url option).",
-        },
-        timeout: {
-          what: (s) => `Python did not finish downloading within ${s} seconds, so the widget cannot run yet.`,
-          todo: "{still} If nothing happens, check that you are online and reload the page; " +
-            "if your network blocks the download site, ask whoever hosts this page to host a copy of Pyodide " +
-            "with it (the build's --pyodide-url option).",
-        },
-        "slow-start": {
-          what: (s) => `Python was downloaded but has not finished starting after ${s} seconds.`,
-          todo: "{still} A busy or older device can be slow at this step: close other tabs and reload the page.",
-        },
-        "slow-packages": {
-          what: (s) => `Python started, but the packages the widget needs have not finished loading after ${s} seconds.`,
-          todo: "{still} If nothing happens, check that you are online and reload the page.",
-        },
-        "slow-app": {
-          what: (s) => `Python is running, but the widget has not finished building after ${s} seconds.`,
-          todo: "{still} If nothing happens, reload the page; if it happens again, tell whoever hosts " +
-            "this page (the browser's console has the details).",
-        },
-        packages: {
-          what: "Python started, but some of the packages the widget needs could not be downloaded.",
-          todo: "Check that you are online and reload the page. If it happens again, the site may be " +
-            "incomplete: tell whoever hosts this page.",
-        },
-        app: {
-          what: "Python started, but the widget itself failed to start.",
-          todo: "Reload the page. If it happens again, tell whoever hosts this page (the browser's console has the details).",
-        },
-        browser: {
-          what: "This browser cannot run Python (it lacks web workers or WebAssembly).",
-          todo: "Open the page in a current version of Firefox, Chrome, Edge or Safari.",
-        },
-        sandbox: {
-          what: "This page is shown in a frame whose sandbox does not allow it to start a web worker, " +
-            "so Python cannot run here.",
-          todo: "Whoever embeds this page: give the iframe sandbox=\"allow-scripts allow-same-origin\" " +
-            "(or no sandbox attribute). Readers: open the page on its own.",
-        },
-      },
-      // An embed below the fold waits for the reader (see whenSeen).
-      poster: {
-        text: "This widget starts when you scroll to it.",
-        note: "Starting it downloads Python and the widget's packages into your browser: tens of megabytes " +
-          "the first time, nothing on a later visit (they are cached). The preview below shows its first state.",
-        start: "Start now",
-      },
-    },
-    zh: {
-      steps: [
-        `正在为你的浏览器下载 Python（Pyodide，约 12 MB，${host ? `来自 ${host}` : "来自本站"}；以后再访问会从缓存加载）…`,
-        "正在启动 Python（浏览器正在编译它，需要几秒钟）…",
-        "正在加载小部件需要的软件包（数值计算、图表和小部件本身）…",
-        "正在构建小部件…",
-      ],
-      step: (n, of, text) => `第 ${n} 步，共 ${of} 步：${text}`,
-      preview: "下面是预览：完成后按钮才会响应。",
-      reload: "重新加载页面",
-      stillTrying: "页面会继续尝试，如果完成了会自动启用。",
-      whatToDo: (todo) => `怎么办：${todo}`,
-      details: (detail) => `详情：${detail}`,
-      restPlaceholder: "这个链接的场景只有在 Python 运行后才能显示。",
-      restPreview: "下面的小部件只是预览：它的按钮不会响应。",
-      appearsLater: "Python 运行后它会出现在这里；请看上面的说明。",
-      loading: (what) => `正在加载${what}…`,
-      appearsSoon: "Python 一算好，小部件就会出现在这里。",
-      scenario: {
-        draft: (v) => `${{ aligned: "对齐的", biased: "有偏的", lookup: "查找", heads: "预测头" }[v] || `${v} `}草稿模型`, width: (v) => `宽度 ${v}`, lookahead: (v) => `前瞻 ${v}`,
-        steps: (v) => `第 ${v} 步`, seed: (v) => `种子 ${v}`, subject: "这个链接的场景",
-        join: (items, last) => `${items.join("、")}和${last}`, with: (subject, rest) => `${subject}（${rest}）`,
-      },
-      thisLanguage: "中文版小部件",
-      update: "这个页面有新版本了。", updateReload: "重新加载", updateReloadLabel: "重新加载以使用新版本",
-      later: "以后再说",
-      problems: {
-        runtime: {
-          what: `无法${host ? `从 ${host} ` : "从本站"}下载 Python，所以小部件无法运行。`,
-          todo: "请检查网络连接并重新加载页面。如果你的网络屏蔽了那个网站，请让托管本页面的人同时托管一份 Pyodide" +
-            "（构建时的 --pyodide-url 选项）。",
-        },
-        timeout: {
-          what: (s) => `Python 在 ${s} 秒内没有下载完成，所以小部件暂时无法运行。`,
-          todo: "{still}如果没有反应，请检查网络连接并重新加载页面；如果你的网络屏蔽了下载网站，" +
-            "请让托管本页面的人同时托管一份 Pyodide（构建时的 --pyodide-url 选项）。",
-        },
-        "slow-start": {
-          what: (s) => `Python 已下载，但 ${s} 秒后仍未启动完成。`,
-          todo: "{still}繁忙或较旧的设备在这一步可能很慢：请关闭其他标签页并重新加载页面。",
-        },
-        "slow-packages": {
-          what: (s) => `Python 已启动，但小部件需要的软件包在 ${s} 秒后仍未加载完成。`,
-          todo: "{still}如果没有反应，请检查网络连接并重新加载页面。",
-        },
-        "slow-app": {
-          what: (s) => `Python 正在运行，但小部件在 ${s} 秒后仍未构建完成。`,
-          todo: "{still}如果没有反应，请重新加载页面；如果再次发生，请告诉托管本页面的人（浏览器的控制台里有详情）。",
-        },
-        packages: {
-          what: "Python 已启动，但小部件需要的部分软件包无法下载。",
-          todo: "请检查网络连接并重新加载页面。如果再次发生，网站可能不完整：请告诉托管本页面的人。",
-        },
-        app: {
-          what: "Python 已启动，但小部件本身启动失败。",
-          todo: "请重新加载页面。如果再次发生，请告诉托管本页面的人（浏览器的控制台里有详情）。",
-        },
-        browser: {
-          what: "这个浏览器无法运行 Python（它不支持 Web Worker 或 WebAssembly）。",
-          todo: "请用最新版的 Firefox、Chrome、Edge 或 Safari 打开本页面。",
-        },
-        sandbox: {
-          what: "本页面显示在一个沙箱框架中，沙箱不允许它启动 Web Worker，所以 Python 无法在这里运行。",
-          todo: "嵌入本页面的人：请给 iframe 加上 sandbox=\"allow-scripts allow-same-origin\"" +
-            "（或不加 sandbox 属性）。读者：请单独打开本页面。",
-        },
-      },
-      poster: {
-        text: "滚动到这里时，这个小部件才会启动。",
-        note: "启动时会把 Python 和小部件需要的软件包下载到你的浏览器：第一次有几十 MB，以后再访问就不用下载（已缓存）。" +
-          "下面的预览是它的初始状态。",
-        start: "立即启动",
-      },
-    },
-  };
-  const W = WORDS[lang];
+  // Every word comes from app/i18n's loader.* sentences, which the build writes into CONFIG
+  // (sitebuild/loader_config.py) in both languages; their {fields} are filled here as t() fills them.
+  const W = CONFIG.words[lang];
+  function fill(template, fields) {
+    return String(template).replace(/\{(\w+)\}/g, (whole, name) => (name in fields ? String(fields[name]) : whole));
+  }
 
   // The worker reports stages; each belongs to one of four steps the reader sees.
   // A step has a time limit: the download keeps the build's --load-timeout (a slow
@@ -213,12 +64,9 @@
 
   const PREVIEW = W.preview;
   const RELOAD = W.reload;
-  const STILL_TRYING = W.stillTrying;
   // Each problem: what happened, and what to do (the time-limit ones say first that the page keeps trying).
   const PROBLEMS = {};
-  for (const [kind, text] of Object.entries(W.problems)) {
-    PROBLEMS[kind] = { what: text.what, todo: text.todo.replace("{still}", lang === "en" ? `${STILL_TRYING} ` : STILL_TRYING) };
-  }
+  for (const [kind, text] of Object.entries(W.problems)) PROBLEMS[kind] = text;
   const SLOW = { 1: "timeout", 2: "slow-start", 3: "slow-packages", 4: "slow-app" };
 
   const status = document.getElementById("specstep-status");
@@ -260,8 +108,11 @@
 
   // ----- A link to another scenario than the pre-rendered one -----------------
 
-  const SCENARIO_KEYS = ["draft", "width", "seed", "lookahead", "steps", "target", "q"];
-  const MAX_VALUE = 40;
+  // app/urlstate.py's PROPS as the build wrote them (sitebuild/loader_config.py): the names, kinds,
+  // bounds, defaults, the spellings of each choice the app accepts, and which keys name a scenario.
+  const PROPS = URL_TABLE.props;
+  const SCENARIO_KEYS = PROPS.filter((prop) => prop.scenario).map((prop) => prop.name);
+  const MAX_VALUE = URL_TABLE.maxChars;
   const MAX_TABLE = 400; // core/tables_text.py's MAX_TEXT
 
   function bounded(value) {
@@ -269,9 +120,9 @@
     return text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 1)}…` : text;
   }
 
-  // One value of a link as app/urlstate.py's PROPS row reads it (the build hands over the
-  // table), or null when it would not be valid there or this cannot tell: stricter than
-  // Python, never looser, so a link is matched only with a scenario it surely asks for.
+  // One value of a link as its PROPS row reads it, or null when it would not be valid there
+  // or the table cannot tell (a spelling it does not list): stricter than Python, never
+  // looser, so a link is matched only with a scenario it surely asks for.
   function readValue(prop, text) {
     // A table (target=, q=) is read only when spelled as a pre-rendered scenario's: the build
     // wrote that text in core/tables_text.py's canonical form, which the app reads as itself.
@@ -282,11 +133,9 @@
     }
     if (text.length > MAX_VALUE) return null;
     const value = text.replace(/^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g, "");
-    if (prop.kind === "choice" || prop.kind === "threshold") {
-      const lower = /^[A-Za-z0-9.]+$/.test(value) ? value.toLowerCase() : null;
-      if (lower !== null && prop.choices.includes(lower)) return lower;
-      const tenths = prop.kind === "threshold" ? /^0?\.([1-9])0*$/.exec(value) : null;
-      return tenths && prop.choices.includes(`0.${tenths[1]}0`) ? `0.${tenths[1]}0` : null;
+    if (prop.spellings) {
+      const lower = /^[A-Za-z0-9._-]+$/.test(value) ? value.toLowerCase() : null;
+      return lower !== null && Object.hasOwn(prop.spellings, lower) ? prop.spellings[lower] : null;
     }
     if (prop.kind === "int" && /^[0-9]{1,16}$/.test(value)) {
       const number = BigInt(value);
@@ -297,9 +146,8 @@
 
   // The link's scenario: every PROPS value as the app would read it, or null.
   function linkValues(query) {
-    if (!Array.isArray(CONFIG.props)) return null;
     const values = {};
-    for (const prop of CONFIG.props) {
+    for (const prop of PROPS) {
       const given = query.getAll(prop.name); // the last one counts, as in urlstate.read
       values[prop.name] = given.length ? readValue(prop, given[given.length - 1]) : prop.default;
       if (values[prop.name] === null) return null;
@@ -308,17 +156,19 @@
   }
 
   function sameValues(a, b) {
-    return !!a && !!b && CONFIG.props.every((prop) => String(a[prop.name]) === String(b[prop.name]));
+    return !!a && !!b && PROPS.every((prop) => String(a[prop.name]) === String(b[prop.name]));
   }
   window.specstepLinkValues = (search) => linkValues(new URLSearchParams(search));
 
-  // The link's scenario values that differ from the pre-rendered page's, or null.
-  // Without the build's note of what it pre-rendered, any scenario in the URL counts.
+  // The link's scenario keys (as the link spells them) when its scenario differs from the
+  // pre-rendered page's, or null. Without the build's note of what it pre-rendered, any
+  // scenario in the URL counts.
   function otherScenario(query, values) {
     const prerendered = CONFIG.prerendered || null;
-    if (values !== null && sameValues(values, prerendered) && lang === prerenderedLang) return null;
+    const same = values !== null && sameValues(values, prerendered);
+    if (same && lang === prerenderedLang) return null;
     const asked = {};
-    let differs = false;
+    let differs = prerendered !== null && values !== null && !same;
     for (const key of SCENARIO_KEYS) {
       if (!query.has(key)) continue;
       const value = query.get(key);
@@ -329,19 +179,28 @@
     return differs || lang !== prerenderedLang ? asked : null;
   }
 
+  // One setting of the link in words: a value with a name in this language by its name, else as the link spells it.
+  function phrase(key, value) {
+    const words = W.scenario[key];
+    const named = words.names && Object.hasOwn(words.names, value);
+    const template = words.names && !named ? words.other : words.text;
+    return fill(template, { name: named ? words.names[value] : value, value });
+  }
+
   function describe(asked) {
-    const say = W.scenario;
+    const say = W.phrase;
     const extras = [];
-    for (const key of ["draft", "width", "lookahead", "steps"]) {
-      if (asked[key] !== undefined) extras.push(say[key](bounded(asked[key])));
+    for (const key of SCENARIO_KEYS) {
+      if (key !== W.subject && asked[key] !== undefined) extras.push(phrase(key, bounded(asked[key])));
     }
-    if (asked.seed === undefined && !extras.length) {
+    const subjectGiven = asked[W.subject] !== undefined;
+    if (!subjectGiven && !extras.length) {
       return asked.tab ? say.subject : W.thisLanguage;  // only the tab, or only the language, differs
     }
-    const subject = asked.seed !== undefined ? say.seed(bounded(asked.seed)) : say.subject;
+    const subject = subjectGiven ? phrase(W.subject, bounded(asked[W.subject])) : say.subject;
     const last = extras.pop();
-    const joined = extras.length ? say.join(extras, last) : last;
-    return last === undefined ? subject : say.with(subject, joined);
+    const joined = extras.length ? fill(say.join, { items: extras.join(say.sep), last }) : last;
+    return last === undefined ? subject : fill(say.with, { subject, rest: joined });
   }
 
   // ----- The frame's height while the widget loads ------------------------------
@@ -410,7 +269,7 @@
     placeholder = document.createElement("div");
     placeholder.className = "specstep-placeholder";
     placeholder.dataset.scenario = describe(asked);
-    placeholder.appendChild(paragraph("specstep-placeholder-text", W.loading(describe(asked))));
+    placeholder.appendChild(paragraph("specstep-placeholder-text", fill(W.loading, { what: describe(asked) })));
     placeholder.appendChild(paragraph("specstep-placeholder-note", W.appearsSoon));
     const roots = rootElements();
     const anchor = roots.length ? roots[0] : null;
@@ -452,19 +311,24 @@
   }
 
   // The page's own pre-render is drawn once the document has loaded; a document drawn
-  // before it finished would be drawn over. Resolves when it is drawn (or after 20 s).
+  // before it finished would be drawn over. Resolves when it is drawn (or after 20 s), and
+  // marks specstep:preview then (bench/bench_build.py: when the preview is on screen).
+  let drawnDefault = null;
   function defaultDrawn() {
-    return new Promise((resolve) => {
+    drawnDefault = drawnDefault || new Promise((resolve) => {
       const started = Date.now();
       const wanted = rootElements().length;
       const check = () => {
         const drawn = typeof Bokeh !== "undefined" && Bokeh.index ? Bokeh.index.roots.length : 0;
+        if (drawn >= wanted && wanted > 0) mark("preview");
         if (drawn >= wanted || Date.now() - started > 20_000) resolve();
         else setTimeout(check, 20);
       };
       check();
     });
+    return drawnDefault;
   }
+  defaultDrawn();
 
   // The build pre-rendered the link's scenario: fetched (once, kept by the service
   // worker) and shown, inert, until the worker renders. A failed fetch keeps the placeholder.
@@ -507,7 +371,7 @@
       status.append(text, note);
     }
     // Only the step's own words change, so a screen reader announces just them.
-    text.textContent = W.step(step.number, STEPS.length, step.text);
+    text.textContent = fill(W.step, { n: step.number, of: STEPS.length, text: step.text });
     note.textContent = placeholder ? "" : PREVIEW;
     note.hidden = !!placeholder;
     document.body.classList.add("specstep-preview");
@@ -528,12 +392,12 @@
     status.setAttribute("role", "alert");
     status.setAttribute("aria-live", "assertive");
     status.replaceChildren();
-    const what = typeof text.what === "function" ? text.what(seconds) : text.what;
+    const what = fill(text.what, { seconds });
     const rest = placeholder ? W.restPlaceholder : W.restPreview;
-    status.append(paragraph("specstep-status-text", what + rest),
-      paragraph("specstep-status-todo", W.whatToDo(text.todo)),
+    status.append(paragraph("specstep-status-text", fill(W.problemText, { what, rest })),
+      paragraph("specstep-status-todo", fill(W.whatToDo, { todo: text.todo })),
       reloadButton(RELOAD));
-    if (detail) status.appendChild(paragraph("specstep-status-detail", W.details(detail)));
+    if (detail) status.appendChild(paragraph("specstep-status-detail", fill(W.details, { detail })));
     if (placeholder) {
       const line = placeholder.querySelector(".specstep-placeholder-note");
       if (line) line.textContent = W.appearsLater;
@@ -787,7 +651,7 @@
   function onWorkerError(event) {
     event.preventDefault();
     clearTimeout(timer);
-    problem(step.number <= 2 ? "runtime" : "app", event.message || "the worker stopped");
+    problem(step.number <= 2 ? "runtime" : "app", event.message || W.workerStopped);
   }
 
   async function onWorkerMessage(event) {
