@@ -18,6 +18,8 @@ For each page:
   counted): the worker's "patch" messages, the Python time (each patch the page posts
   until the worker's "idle" for it) and the time from the click's first patch to its
   last patch message;
+- Step back and a jump on the timeline (the end, then moment 1, in turn), measured as Next step is
+  (median of ``--clicks``), and Play's patch messages per step it takes at its fastest speed;
 - where the Draft button sits once the page is ready, at 1200 x 900 and 375 x 812 (issue 26:
   on the first screen at both);
 - what a first visit downloads, by file, from the servers' own logs (a file fetched
@@ -182,22 +184,58 @@ def cold_load(playwright, url: str, site: LocalServer, pyodide: LocalServer, rat
         visit.close()
 
 
-def clicks(browser, url: str, count: int, rate: float = 1) -> list[dict]:
+def clicks(browser, url: str, count: int, rate: float = 1) -> dict:
+    """Per-click figures in one ready page: Next step, Step back and a jump on the timeline (issue 26),
+    ``count`` clicks each, and Play's patches per step it takes."""
     visit = Visit(browser)
-    samples = []
+    samples = {"step": [], "back": [], "jump": []}
     try:
         throttle(visit, rate)
         visit.page.goto(url)
         visit.page.wait_for_function("document.body.dataset.specstep === 'ready'", timeout=600_000)
-        while len(samples) < count:
+        while len(samples["step"]) < count:
             if visit.button("Next step").is_disabled():
                 visit.button("Reset").click()
                 visit.page.wait_for_timeout(1000)
                 continue
-            samples.append(click_and_measure(visit, "Next step"))
+            samples["step"].append(click_and_measure(visit, "Next step"))
+        if not visit.button("Step back").count():  # a baseline from before issue 26
+            return samples
+        while len(samples["back"]) < count:
+            if visit.button("Step back").is_disabled():  # at the start: go forward again first
+                click_and_measure(visit, "Run to end")
+                continue
+            samples["back"].append(click_and_measure(visit, "Step back"))
+        moments = visit.page.locator('[data-sp-open^="moment:"]')
+        last = moments.count() - 1
+        for i in range(count):  # far jumps, forward and back: the end, then the start's neighbour
+            target = moments.nth(last if i % 2 == 0 else 1)
+            samples["jump"].append(click_and_measure(visit, "timeline", target=target))
+        samples["play"] = play_patches(visit)
     finally:
         visit.close()
     return samples
+
+
+def play_patches(visit, seconds: float = 4.0) -> float:
+    """Patch messages per step while Play runs at its fastest speed (each step is one Next step click)."""
+    from build_support.browser import instrument
+
+    click_and_measure(visit, "Reset")
+    instrument(visit)
+    page = visit.page
+    visit.button("Fast").click()
+    page.evaluate("window.specstepWorker.specstepLog.length = 0")
+    visit.button("Play").click()
+    page.wait_for_timeout(seconds * 1000)
+    if visit.button("Pause").count():
+        visit.button("Pause").click()
+    page.wait_for_timeout(1000)
+    log = page.evaluate("window.specstepWorker.specstepLog.slice()")
+    sent = sum(1 for entry in log if entry[0] == "sent")
+    patches = sum(1 for entry in log if entry[0] == "patch")
+    steps = max(1, sent - 1)  # the Play and Pause clicks themselves are events too
+    return patches / steps
 
 
 FIRST_SCREENS = ((1200, 900), (375, 812))  # issue 26: Draft on the first screen at both
@@ -249,10 +287,14 @@ def measure(root: Path, loads: int, click_count: int, browser, playwright, rate:
         "marks": marks,
         "first": first,
         "interactive_after_runtime": marks["ready"] - marks["runtime-ready"],
-        "patches": statistics.median(s["patches"] for s in samples),
-        "python_ms": statistics.median(s["python_ms"] for s in samples),
-        "settled_ms": statistics.median(s["settled_ms"] for s in samples),
-        "last_patch_ms": statistics.median(s["last_patch_ms"] for s in samples),
+        "patches": statistics.median(s["patches"] for s in samples["step"]),
+        "python_ms": statistics.median(s["python_ms"] for s in samples["step"]),
+        "settled_ms": statistics.median(s["settled_ms"] for s in samples["step"]),
+        "last_patch_ms": statistics.median(s["last_patch_ms"] for s in samples["step"]),
+        "moves": {kind: {key: statistics.median(s[key] for s in samples[kind])
+                         for key in ("patches", "python_ms", "last_patch_ms")}
+                  for kind in ("back", "jump") if samples[kind]},
+        "play_patches_per_step": samples.get("play"),
         "bytes": by_file,
         "fetches": downloads,
         "revalidated": visits[0]["revalidated"],
@@ -321,6 +363,19 @@ def report(new: dict, old: dict | None):
     print(row("Python ms (measured in the worker)", new["python_ms"], get(old, "python_ms"), ms))
     print(row("patch posted -> idle handled (page)", new["settled_ms"], get(old, "settled_ms"), ms))
     print(row("first patch posted -> last patch", new["last_patch_ms"], get(old, "last_patch_ms"), ms))
+    print("\nStep back and a timeline jump (median; the same measures as Next step) and Play")
+    print(head)
+    for kind, label in (("back", "Step back"), ("jump", "timeline jump")):
+        figures = new["moves"].get(kind)
+        if figures is None:
+            continue
+        before = old.get("moves", {}).get(kind) if old else None
+        print(row(f"{label}: patch messages", figures["patches"], before and before["patches"], lambda v: f"{v:g}"))
+        print(row(f"{label}: Python ms", figures["python_ms"], before and before["python_ms"], ms))
+        print(row(f"{label}: first -> last patch", figures["last_patch_ms"], before and before["last_patch_ms"], ms))
+    if new["play_patches_per_step"] is not None:
+        print(row("Play: patch messages per step", new["play_patches_per_step"],
+                  old.get("play_patches_per_step") if old else None, lambda v: f"{v:.2f}"))
     print("\nFirst screen: the Draft button's bottom edge, px from the top (on the first screen: <= its height)")
     print(head)
     for size, (top, bottom, height) in new["first_screen"].items():

@@ -129,8 +129,10 @@ def instrument(visit: Visit):
     assert visit.page.evaluate(INSTRUMENT_JS), "the page has no window.specstepWorker"
 
 
-def click_and_measure(visit: Visit, name: str, quiet_ms: int = 400, timeout: float = 30.0) -> dict:
+def click_and_measure(visit: Visit, name: str, quiet_ms: int = 400, timeout: float = 30.0, target=None) -> dict:
     """Click a button; wait until the worker has answered every patch and been quiet for ``quiet_ms``.
+
+    ``target``: a locator to click instead of the button named ``name`` (a timeline moment).
 
     Returns the worker's "patch" messages for this click; the Python time (what the
     worker measured around each patch the page posted, summed); ``settled_ms``, the
@@ -141,7 +143,7 @@ def click_and_measure(visit: Visit, name: str, quiet_ms: int = 400, timeout: flo
     instrument(visit)
     page = visit.page
     page.evaluate("window.specstepWorker.specstepLog.length = 0")
-    visit.button(name).click()
+    (target if target is not None else visit.button(name)).click()
     deadline = time.monotonic() + timeout
     while True:
         page.wait_for_timeout(50)
