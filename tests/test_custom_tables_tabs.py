@@ -133,7 +133,7 @@ def test_tables_with_no_long_run_get_a_notice_in_both_languages_not_a_traceback(
     assert "after A the target's text never reaches B" in notice and tab.notice.visible
     with i18n.use("zh"):
         from app.payoff.views import refused_html
-        assert "在 A 之后目标的文本永远到不了 B" in text(refused_html(tab.model.refused))
+        assert "在 A 之后目标模型的文本永远到不了 B" in text(refused_html(tab.model.refused))
     tab.model.cost = 0.2  # a slider moved: still the notice, no exception
     assert tab.model.table is None
     m.open_link(urlstate.read("?draft=biased"))  # back to tables with a long run: the curves return
