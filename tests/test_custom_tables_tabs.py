@@ -170,3 +170,17 @@ def test_what_to_try_says_its_moments_are_the_authored_ones_under_a_links_tables
     m.open_link(urlstate.read("?draft=biased"))
     assert not guide.own.visible and guide.own.object == ""
     assert F(1) == sum(TABLES.q[""])  # the fixture's rows are distributions
+
+
+def test_the_calculators_presets_are_rebuilt_only_when_the_tables_change():
+    from app.exact.views import ExactTab
+
+    m = StepModel()
+    tab = ExactTab(session_model=m)
+    tab.activate()
+    before = tab.calculator.presets
+    tab.model.k = 3  # a new comparison, the same tables
+    assert tab.calculator.presets is before
+    m.open_link(urlstate.read(f"?draft=biased&target={TARGET}&q={Q}"))
+    assert tab.calculator.presets is not before
+    assert "Your tables at the start" in [b.name for b in tab.calculator.presets]

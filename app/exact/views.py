@@ -501,10 +501,14 @@ class ExactTab(pn.viewable.Viewer):
             self.trace = TraceComparison(model=self.model)
             self.calculator = Calculator(tables=self.model.tables)
             # A link's tables that reach the page after the tab was built: the presets and card lead follow.
-            self.model.param.watch(lambda *e: setattr(self.calculator, "tables", self.model.tables), "comparison")
+            self.model.param.watch(self._follow_tables, "comparison")
             self.body = pn.Column(self.controls, self.result, self.cards, self.trace, self.calculator,
                                   sizing_mode="stretch_width", margin=0)
         return self.body
+
+    def _follow_tables(self, *events):
+        if self.calculator.tables != self.model.tables:  # a new comparison on the same tables changes no preset
+            self.calculator.tables = self.model.tables
 
     def _body(self):
         return self.activate()
