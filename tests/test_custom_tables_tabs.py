@@ -130,7 +130,7 @@ def test_tables_with_no_long_run_get_a_notice_in_both_languages_not_a_traceback(
     tab.activate()
     assert tab.model.refused == ("A", "B") and tab.model.table is None and tab.model.heuristic is None
     notice = text(tab.notice.object)
-    assert "after A the target's text never reaches B" in notice and tab.notice.visible
+    assert "after A the target's text never reaches B" in notice and tab.notice_box.visible
     with i18n.use("zh"):
         from app.payoff.views import refused_html
         assert "在 A 之后目标模型的文本永远到不了 B" in text(refused_html(tab.model.refused))
@@ -138,7 +138,7 @@ def test_tables_with_no_long_run_get_a_notice_in_both_languages_not_a_traceback(
     assert tab.model.table is None
     m.open_link(urlstate.read("?draft=biased"))  # back to tables with a long run: the curves return
     assert tab.model.refused is None and tab.model.table == payoff.payoff_table("biased", tab.model.c)
-    assert not tab.notice.visible
+    assert not tab.notice_box.visible
 
 
 # ---- "Several guesses at once" and "What to try" --------------------------------------------------
@@ -184,3 +184,19 @@ def test_the_calculators_presets_are_rebuilt_only_when_the_tables_change():
     m.open_link(urlstate.read(f"?draft=biased&target={TARGET}&q={Q}"))
     assert tab.calculator.presets is not before
     assert "Your tables at the start" in [b.name for b in tab.calculator.presets]
+
+
+def test_the_exact_tab_starts_on_the_links_own_draft():
+    from app.exact.model import ExactModel
+
+    e = ExactModel(session_model=page(), k=2, runs=1_000)
+    assert e.draft == "custom"
+    e.activate()
+    assert e.comparison == exact.compare("custom", 3, 2, tables=TABLES)
+    m = StepModel()
+    later = ExactModel(session_model=m, k=2, runs=1_000)
+    later.activate()
+    assert later.draft == "biased"
+    m.open_link(urlstate.read(f"?draft=custom&target={TARGET}&q={Q}"))  # the link reaches the page later
+    assert later.draft == "custom" and later.comparison == exact.compare("custom", 3, 2, tables=TABLES)
+    assert ExactModel(session_model=StepModel(draft="custom"), k=2).draft == "biased"  # authored q: its own default

@@ -190,6 +190,7 @@ class ExactModel(param.Parameterized):
         self._token = 0
         self._started = None
         self._tables_seen = self.tables
+        self._take_custom_draft()
         if self.session_model is not None:
             self.session_model.param.watch(self._follow_trace, ["session"])
             self.session_model.param.watch(self._follow_tables, ["session"])
@@ -219,17 +220,29 @@ class ExactModel(param.Parameterized):
             return self.session_model.session.config.tables
         return AUTHORED
 
+    def _take_custom_draft(self):
+        """A link's own draft (``draft=custom`` with its tables) is the one this tab starts on: its own
+        example is what the teacher linked. The tab's draft is its own after that. True when it changed
+        (then ``_on_settings`` has computed everything again)."""
+        sm = self.session_model
+        if sm is not None and sm.draft == "custom" and not self.tables.authored and self.draft != "custom":
+            self.draft = "custom"
+            return True
+        return False
+
     def _follow_tables(self, *events):
         """A link with other tables: the distributions, the sample and the cards are computed again."""
         tables = self.tables
         if tables == self._tables_seen:
             return
         self._tables_seen = tables
-        if not self.active:
-            return
-        with pn.io.hold():
-            self._compare()
-            self.start_sampling()
+        if self.active:
+            with pn.io.hold():
+                if not self._take_custom_draft():
+                    self._compare()
+                    self.start_sampling()
+        else:
+            self._take_custom_draft()
         if self.cards is not None:
             self._set(cards=None)
             pn.state.execute(self._fill_cards)

@@ -80,7 +80,9 @@ class Controls(pn.viewable.Viewer):
         self._layout = pn.Column(
             pn.FlexBox(
                 field(t("payoff.field.cost"), t("payoff.field.cost.help"), self.cost, basis="260px"),
-                field(t("step.field.draft"), t("exact.field.draft.help"), self.draft, basis="330px"),
+                # 420px: the five drafts' buttons (custom included) fit without running into the next field.
+                field(t("step.field.draft"), t("exact.field.draft.help" if m.tables.authored else "exact.field.draft.help.custom"),
+                      self.draft, basis="420px"),
                 field(t("step.field.lookahead"), t("payoff.field.lookahead.help"), self.lookahead,
                       basis="170px"),
                 field(t("payoff.field.threshold"), t("payoff.field.threshold.help"), self.threshold,
@@ -440,14 +442,16 @@ class PayoffTab(pn.viewable.Viewer):
             self.candidates = CandidatesView(model=self.model)
             m = self.model
             # On tables with no long run every part below would wait forever: a notice says why instead.
-            self.notice = html(pn.bind(refused_html, m.param.refused), css=css(), margin=(4, 0),
-                               visible=pn.bind(lambda r: r is not None, m.param.refused))
+            self.notice = html(pn.bind(refused_html, m.param.refused), css=css(), margin=0)
+            notice = pn.Column(self.notice, sizing_mode="stretch_width", stylesheets=[theme.CAPTION_CARD],
+                               margin=(6, 0), visible=pn.bind(lambda r: r is not None, m.param.refused))
             self.own = html(f'<p class="muted small">{theme.esc(t("payoff.long_run.custom"))}</p>', css=css(),
                             margin=(0, 0), visible=pn.bind(lambda *e: not m.tables.authored and m.refused is None,
                                                            m.param.table, m.param.refused))
             parts = pn.Column(self.curves, self.batch, self.candidates, self.notes, sizing_mode="stretch_width",
                               margin=0, visible=pn.bind(lambda r: r is None, m.param.refused))
-            self.body = pn.Column(self.controls, self.notice, self.own, parts, sizing_mode="stretch_width",
+            self.notice_box = notice
+            self.body = pn.Column(self.controls, notice, self.own, parts, sizing_mode="stretch_width",
                                   margin=0)
             self.model.activate()
         return self.body
