@@ -35,6 +35,7 @@ import param
 import core
 from core import exact, sampler, stats
 from core.rulecard import SOURCES, RuleCard, rule_card
+from core.tables import AUTHORED
 from core.transform import NONE, Transform
 from core.variants import ALL_VARIANTS
 
@@ -51,11 +52,11 @@ TOP_KS = {"all": "off", "top-1": "1", "top-2": "2", "top-3": "3"}
 
 
 @lru_cache(maxsize=512)
-def chunk(draft, width, k, n, base_seed, variant, transform=NONE):
+def chunk(draft, width, k, n, base_seed, variant, transform=NONE, tables=AUTHORED):
     """``sampler.sample_prefixes`` for one chunk, remembered: the same seeds always give the same counts."""
     return sampler.sample_prefixes(draft, width, k, n, base_seed=base_seed, variant=variant,
                                    temperature=transform.temperature, top_k=transform.top_k,
-                                   transform_at=transform.at)
+                                   transform_at=transform.at, tables=tables)
 
 
 def connected():
@@ -188,8 +189,11 @@ class ExactModel(param.Parameterized):
         super().__init__(**params)
         self._token = 0
         self._started = None
+        self._tables_seen = self.tables
+        self._take_custom_draft()
         if self.session_model is not None:
             self.session_model.param.watch(self._follow_trace, ["session"])
+            self.session_model.param.watch(self._follow_tables, ["session"])
 
     def _set(self, **values):
         with param.edit_constant(self):
@@ -210,6 +214,40 @@ class ExactModel(param.Parameterized):
     # ---- exact distributions ----------------------------------------------------------
 
     @property
+    def tables(self):
+        """The scenario's tables (``core.tables.Tables``): the first tab's, when one is linked."""
+        if self.session_model is not None and self.session_model.session is not None:
+            return self.session_model.session.config.tables
+        return AUTHORED
+
+    def _take_custom_draft(self):
+        """A link's own draft (``draft=custom`` with its tables) is the one this tab starts on: its own
+        example is what the teacher linked. The tab's draft is its own after that. True when it changed
+        (then ``_on_settings`` has computed everything again)."""
+        sm = self.session_model
+        if sm is not None and sm.draft == "custom" and not self.tables.authored and self.draft != "custom":
+            self.draft = "custom"
+            return True
+        return False
+
+    def _follow_tables(self, *events):
+        """A link with other tables: the distributions, the sample and the cards are computed again."""
+        tables = self.tables
+        if tables == self._tables_seen:
+            return
+        self._tables_seen = tables
+        if self.active:
+            with pn.io.hold():
+                if not self._take_custom_draft():
+                    self._compare()
+                    self.start_sampling()
+        else:
+            self._take_custom_draft()
+        if self.cards is not None:
+            self._set(cards=None)
+            pn.state.execute(self._fill_cards)
+
+    @property
     def transform(self):
         """The ``core.Transform`` the three controls describe."""
         top_k = None if self.top_k == "off" else int(self.top_k)
@@ -217,8 +255,10 @@ class ExactModel(param.Parameterized):
 
     def _compare(self):
         tr = self.transform
-        comparison = exact.compare(self.draft, self.width, self.k, self.variant, transform=tr)
-        raw = None if tr.identity else exact.total_variation(comparison.result, exact.target_distribution(self.k))
+        tables = self.tables
+        comparison = exact.compare(self.draft, self.width, self.k, self.variant, transform=tr, tables=tables)
+        raw = None if tr.identity else exact.total_variation(comparison.result,
+                                                             exact.target_distribution(self.k, tables=tables))
         self._set(comparison=comparison, raw_distance=raw)
 
     @param.depends("variant", "draft", "width", "k", "temperature", "top_k", "transform_at", watch=True)
@@ -259,7 +299,7 @@ class ExactModel(param.Parameterized):
         self._started = time.perf_counter()
         self._set(counts=Counter(), done=0, sampling=True, seconds=None, chi_target=None, chi_rule=None)
         token, settings = self._token, (self.draft, self.width, self.k, self.runs, self.base_seed, self.variant,
-                                        self.transform)
+                                        self.transform, self.tables)
 
         async def run():
             await self._sample(token, settings)
@@ -272,11 +312,11 @@ class ExactModel(param.Parameterized):
 
     async def _sample(self, token, settings):
         """Draw the sample chunk by chunk, giving the event loop a turn after each."""
-        draft, width, k, runs, base_seed, variant, transform = settings
+        draft, width, k, runs, base_seed, variant, transform, tables = settings
         counts, done = Counter(), 0
         while done < runs:
             n = min(CHUNK, runs - done)
-            counts = counts + chunk(draft, width, k, n, base_seed + done, variant, transform)
+            counts = counts + chunk(draft, width, k, n, base_seed + done, variant, transform, tables)
             done += n
             # The loop handles clicks (which may start another sample) and notices a closed page.
             await asyncio.sleep(0.005)
@@ -326,10 +366,12 @@ class ExactModel(param.Parameterized):
         answered at once, and the distribution above reaches the page first."""
         if self.cards is not None:
             return
-        out = []
+        tables, out = self.tables, []
         for variant in CARD_RULES:
             await asyncio.sleep(0.005)
-            out.append(card(variant))
+            if self.tables != tables:
+                return  # other tables since: their own turn fills the cards
+            out.append(card(variant, tables))
         self._set(cards=tuple(out))
 
 
@@ -351,8 +393,8 @@ class Card:
     aligned: Optional[RuleCard] = None
 
 
-@lru_cache(maxsize=None)
-def card(variant):
-    """The card of one rule, remembered: the tables are fixed, so it never changes."""
-    aligned = rule_card(variant, "aligned", CARD_WIDTH, CARD_K) if variant == "match-keep" else None
-    return Card(rule_card(variant, CARD_DRAFT, CARD_WIDTH, CARD_K), aligned)
+@lru_cache(maxsize=64)
+def card(variant, tables=AUTHORED):
+    """The card of one rule on ``tables``, remembered: equal tables give the same card."""
+    aligned = rule_card(variant, "aligned", CARD_WIDTH, CARD_K, tables=tables) if variant == "match-keep" else None
+    return Card(rule_card(variant, CARD_DRAFT, CARD_WIDTH, CARD_K, tables=tables), aligned)

@@ -11,6 +11,7 @@ import param
 
 import core
 from core import display, exact
+from core.tables import AUTHORED
 from core.variants import ALL_VARIANTS
 
 from app import theme
@@ -76,7 +77,7 @@ class Controls(pn.viewable.Viewer):
         self._layout = pn.Column(
             pn.FlexBox(
                 field(t("exact.field.rule"), t("exact.field.rule.help"), self.variant, basis="220px"),
-                field(t("step.field.draft"), t("exact.field.draft.help"), self.draft, basis="330px"),
+                field(t("step.field.draft"), words.draft_help(self.model.tables.authored), self.draft, basis="330px"),
                 field(t("step.field.width"), t("exact.field.width.help"), self.width, basis="180px"),
                 field(t("exact.field.k"), t("exact.field.k.help"), self.k, basis="170px"),
                 field(t("exact.field.runs"), t("exact.field.runs.help"), self.runs, basis="130px"),
@@ -298,6 +299,18 @@ PRESETS = tuple((f"exact.preset.{name}", p, q, f"exact.preset.{name}.what") for 
 ))
 
 
+def presets(tables):
+    """``PRESETS`` for a scenario on ``tables``: on a link's own tables, the biased preset is named as the
+    authored numbers it is, and a preset with the link's own first rows (target and q) comes first."""
+    if tables.authored:
+        return PRESETS
+    row = lambda r: ", ".join(str(x) for x in r)  # noqa: E731  (fractions as "1/3": the calculator reads them)
+    own = ("exact.preset.own", row(tables.target[""]), row(tables.q[""]), "exact.preset.own.what")
+    return (PRESETS[0], own) + tuple(
+        ("exact.preset.biased.authored", p, q, "exact.preset.biased.authored.what") if label == "exact.preset.biased"
+        else (label, p, q, what) for label, p, q, what in PRESETS[1:])
+
+
 def _cell(x):
     """An exact value; a fraction that has no short decimal gets its decimal on a second line."""
     text = display.exact_or_dec(x, 3)
@@ -311,6 +324,9 @@ class Calculator(pn.viewable.Viewer):
     """The one-position calculator of ``001_*.txt``: two fields, presets, the decomposition, the seed's lines."""
 
     model = param.ClassSelector(class_=CalculatorModel)
+
+    tables = param.Parameter(default=AUTHORED, doc="""
+        The scenario's tables (core.tables.Tables): they choose the presets (``presets``).""")
 
     # (field of core.Decomposition, row class); the label and description are exact.calc.FIELD(.what).
     ROWS = (("p", ""), ("q", ""), ("accepted", "kept"), ("positive_part", ""), ("residual", ""),
@@ -331,13 +347,8 @@ class Calculator(pn.viewable.Viewer):
             sizing_mode="stretch_width", margin=(4, 0))
         self.p_message = html(pn.bind(self._message, m.param.p_error), css=css(), margin=(0, 0, 4, 0))
         self.q_message = html(pn.bind(self._message, m.param.q_error), css=css(), margin=(0, 0, 4, 0))
-        self.presets = []
-        for label, p, q, what in PRESETS:
-            button = pn.widgets.Button(label=t(label), description=t(what),
-                                       stylesheets=[theme.BUTTON],
-                                       margin=(2, 6, 2, 0))
-            button.on_click(lambda event, p=p, q=q: m.load(p, q))
-            self.presets.append(button)
+        self.presets = self._presets()
+        self.preset_box = pn.FlexBox(*self.presets, flex_wrap="wrap", sizing_mode="stretch_width", margin=(0, 0, 4, 0))
         d = m.param.decomposition
         self.summary = html(pn.bind(self._summary, d), css=css(), margin=(4, 0))
         self.table = html(pn.bind(self._table, d), css=css(), margin=(4, 0))
@@ -352,10 +363,25 @@ class Calculator(pn.viewable.Viewer):
             gap="0 20px", flex_wrap="wrap", sizing_mode="stretch_width", margin=0,
         )
         self._layout = pn.Column(
-            intro, pn.FlexBox(*self.presets, flex_wrap="wrap", sizing_mode="stretch_width", margin=(0, 0, 4, 0)),
+            intro, self.preset_box,
             fields, self.summary, self.table, self.lines,
             sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0),
         )
+
+    def _presets(self):
+        buttons = []
+        for label, p, q, what in presets(self.tables):
+            button = pn.widgets.Button(label=t(label), description=t(what),
+                                       stylesheets=[theme.BUTTON],
+                                       margin=(2, 6, 2, 0))
+            button.on_click(lambda event, p=p, q=q: self.model.load(p, q))
+            buttons.append(button)
+        return buttons
+
+    @param.depends("tables", watch=True)
+    def _on_tables(self):
+        self.presets = self._presets()
+        self.preset_box.objects = self.presets
 
     @staticmethod
     def _message(error):
@@ -436,7 +462,7 @@ class RuleCards(pn.viewable.Viewer):
     def _html(self, cards):
         esc = theme.esc
         head = (f'<div class="section-title"><h2>{esc(t("exact.cards.title"))}</h2></div>'
-                f'<p>{esc(words.card_lead(CARD_DRAFT, CARD_WIDTH, CARD_K))}</p>')
+                f'<p>{esc(words.card_lead(CARD_DRAFT, CARD_WIDTH, CARD_K, self.model.tables.authored))}</p>')
         if cards is None:
             return head + f'<p class="computing" role="status">{esc(t("exact.cards.computing"))}</p>'
         return head + '<div class="rule-cards">' + "".join(self._card(c) for c in cards) + "</div>"
@@ -473,10 +499,16 @@ class ExactTab(pn.viewable.Viewer):
             self.result = Result(model=self.model)
             self.cards = RuleCards(model=self.model)
             self.trace = TraceComparison(model=self.model)
-            self.calculator = Calculator()
+            self.calculator = Calculator(tables=self.model.tables)
+            # A link's tables that reach the page after the tab was built: the presets and card lead follow.
+            self.model.param.watch(self._follow_tables, "comparison")
             self.body = pn.Column(self.controls, self.result, self.cards, self.trace, self.calculator,
                                   sizing_mode="stretch_width", margin=0)
         return self.body
+
+    def _follow_tables(self, *events):
+        if self.calculator.tables != self.model.tables:  # a new comparison on the same tables changes no preset
+            self.calculator.tables = self.model.tables
 
     def _body(self):
         return self.activate()

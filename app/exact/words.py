@@ -307,8 +307,14 @@ def card_verdict(card):
     return kind, t(f"exact.card.verdict.{kind}")
 
 
-def card_lead(draft, width, k):
-    return t("exact.cards.lead", draft=draft_name(draft), width=width, k=k)
+def card_lead(draft, width, k, authored=True):
+    """The cards' lead; ``authored`` False: the figures are on the link's own tables, not the toy ones."""
+    return t("exact.cards.lead" if authored else "exact.cards.lead.custom", draft=draft_name(draft), width=width, k=k)
+
+
+def draft_help(authored=True):
+    """The draft field's help: "over-proposes A" is a claim about the authored target only."""
+    return t("exact.field.draft.help" if authored else "exact.field.draft.help.custom")
 
 
 def card_where(card):

@@ -12,6 +12,7 @@ from typing import Optional
 import param
 
 import core
+from core.tables import AUTHORED
 from core.timeline import Timeline, moment_index
 from core.tree import MAX_CANDIDATES, MAX_TREE_WIDTH, TREE_DRAFTS, Node, TreeBlock, TreeSession
 
@@ -71,6 +72,10 @@ class GuessesModel(TabModel):
     seed = param.Integer(default=1, bounds=(0, SEED_MAX), label="Seed", doc="""
         Seed of the random draws: the same seed gives the same tree.""")
 
+    tables = param.Parameter(default=AUTHORED, doc="""
+        The tables the tree is drawn and verified on (core.tables.Tables): the page's scenario's, so a link's
+        own target and q reach this tab too.""")
+
     session = param.ClassSelector(class_=TreeSession, doc="""
         The current trace: a frozen core.tree.TreeSession, replaced by every action.""")
 
@@ -87,14 +92,14 @@ class GuessesModel(TabModel):
             self.session = self._start()
 
     def _start(self):
-        return TreeSession.start(self.draft, self.candidates, self.width, self.seed)
+        return TreeSession.start(self.draft, self.candidates, self.width, self.seed, tables=self.tables)
 
-    @param.depends("draft", "candidates", "width", "seed", watch=True)
+    @param.depends("draft", "candidates", "width", "seed", "tables", watch=True)
     def _restart(self):
         def restart():
             s = self.session
-            if (s.config.draft, s.candidates, s.config.width, s.config.seed) == (
-                    self.draft, self.candidates, self.width, self.seed):
+            if (s.config.draft, s.candidates, s.config.width, s.config.seed, s.config.tables) == (
+                    self.draft, self.candidates, self.width, self.seed, self.tables):
                 return
             self._publish(session=self._start(), selected=None, notice="",
                           happened=words.scenario_changed(self.draft, self.candidates, self.width, self.seed))
@@ -170,7 +175,7 @@ class GuessesModel(TabModel):
         """Apply the guesses' part of a link (``urlstate.read_guesses``): its scenario and moment, in one update."""
         def apply():
             v = url.values
-            line = Timeline.of(TreeSession.start(v["gdraft"], v["gk"], v["gwidth"], v["gseed"]))
+            line = Timeline.of(TreeSession.start(v["gdraft"], v["gk"], v["gwidth"], v["gseed"], tables=self.tables))
             session = line.for_link(v["gsteps"])
             n = moment_index(session)
             self._publish(draft=v["gdraft"], candidates=v["gk"], width=v["gwidth"], seed=v["gseed"], session=session,

@@ -268,6 +268,11 @@ class GuessesTab(pn.viewable.Viewer):
         """The tab's scenario and moment in the page's URL (``gdraft``, ``gk``, ``gwidth``, ``gseed``, ``gsteps``):
         read from the link when the tab is built, then handed to the page's model, whose URL writer
         (``app/main.link_url``) writes them with the rest."""
+        if page_model is not None and "session" in page_model.param:
+            # The page's tables (a link's target= and q=): the tree is drawn and verified on them too.
+            follow = lambda *events: setattr(self.model, "tables", page_model.session.config.tables)  # noqa: E731
+            follow()
+            page_model.param.watch(follow, "session")
         location = pn.state.location
         url = urlstate.read_guesses(location.search if location is not None else "")
         if url.given:

@@ -34,8 +34,10 @@ LINES = {
 
 
 @lru_cache(maxsize=256)
-def table(draft, cost):
-    return tree_payoff.tree_payoff_table(draft, cost)
+def table(draft, cost, tables=None):
+    """``core.tree_payoff.tree_payoff_table`` on ``tables`` (None: the authored ones), remembered."""
+    return tree_payoff.tree_payoff_table(draft, cost) if tables is None else \
+        tree_payoff.tree_payoff_table(draft, cost, tables=tables)
 
 
 def css():
@@ -116,7 +118,7 @@ class CandidatesView(pn.viewable.Viewer):
                 self.text.object = f'<p>{theme.esc(words.payoff_no_table(m.draft, tree.TREE_DRAFTS))}</p>'
                 self.numbers.object = ""
             return
-        tab = table(m.draft, m.c)
+        tab = table(m.draft, m.c, m.tables)
         best = tab.best
         with pn.io.hold():
             for k, source in self.sources.items():

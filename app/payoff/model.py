@@ -26,6 +26,7 @@ import param
 
 import core
 from core import batch, passes, payoff, rates
+from core.tables import AUTHORED
 
 WIDTHS = tuple(range(1, core.MAX_WIDTH + 1))
 MAX_BATCH, MAX_SATURATION = 64, 128  # the sliders' ends (core.batch takes up to 256 and 4096)
@@ -37,22 +38,22 @@ def fraction(value):
 
 
 @lru_cache(maxsize=512)
-def table(draft, cost, lookahead=None):
-    """``core.payoff.payoff_table``, remembered: the tables are fixed, so the answer never changes."""
-    return payoff.payoff_table(draft, cost, lookahead)
+def table(draft, cost, lookahead=None, tables=AUTHORED):
+    """``core.payoff.payoff_table``, remembered: equal tables (``core.tables.Tables``) give the same answer."""
+    return payoff.payoff_table(draft, cost, lookahead, tables=tables)
 
 
 @lru_cache(maxsize=512)
-def batch_table(draft, cost, b, s):
+def batch_table(draft, cost, b, s, tables=AUTHORED):
     """``core.batch.batch_table``, remembered like ``table``."""
-    return batch.batch_table(draft, cost, b, s)
+    return batch.batch_table(draft, cost, b, s, tables=tables)
 
 
 @lru_cache(maxsize=512)
-def heuristic(draft, cost):
+def heuristic(draft, cost, tables=AUTHORED):
     """``core.payoff.heuristic_payoff``: the heuristic schedule's long run (core keeps the chain, so a new
     cost is quick; the first one for the lookup draft takes about a second on CPython)."""
-    return payoff.heuristic_payoff(draft, cost)
+    return payoff.heuristic_payoff(draft, cost, tables=tables)
 
 
 class PayoffModel(param.Parameterized):
@@ -98,6 +99,10 @@ class PayoffModel(param.Parameterized):
         core.batch.batch_table for the draft, cost, b and s (None until computed, and for the lookup
         draft, which core.batch refuses).""")
 
+    refused = param.Parameter(default=None, constant=True, doc="""
+        ``(a, b)`` when the scenario's tables have no long run (``core.tables.Tables.unreachable``: after a the
+        target never reaches b), so nothing of this tab is computed; None otherwise.""")
+
     session = param.ClassSelector(class_=core.Session, default=None, constant=True, doc="""
         The first tab's trace when it has finished blocks, else None (a commit or a new scenario
         moves it; Draft and Verify do not).""")
@@ -110,6 +115,9 @@ class PayoffModel(param.Parameterized):
             sm.param.watch(self._follow_draft, "draft")
             sm.param.watch(self._follow_session, "session")
             self._follow_session()
+        self._tables_seen = self.tables
+        if sm is not None:
+            sm.param.watch(self._follow_tables, "session")
 
     def _set(self, **values):
         with param.edit_constant(self):
@@ -142,6 +150,20 @@ class PayoffModel(param.Parameterized):
         pn.state.execute(follow)
 
     @property
+    def tables(self):
+        """The scenario's tables (``core.tables.Tables``): the first tab's, when one is linked."""
+        sm = self.session_model
+        if sm is not None and sm.session is not None:
+            return sm.session.config.tables
+        return AUTHORED
+
+    def _follow_tables(self, *events):
+        """A link with other tables: every curve is computed again on them."""
+        if self.tables != self._tables_seen:
+            self._tables_seen = self.tables
+            self._compute()
+
+    @property
     def c(self):
         return fraction(self.cost)
 
@@ -161,9 +183,14 @@ class PayoffModel(param.Parameterized):
         pn.state.execute(self._heuristic_later)
 
     def _tables(self):
+        tables = self.tables
+        refused = tables.unreachable()  # core.tables' own test: check_long_run() raises exactly when it holds
         with pn.io.hold():
-            self._set(table=table(self.draft, self.c),
-                      lookahead_table=table(self.draft, self.c, self.t) if self.lookahead else None,
+            if refused is not None:
+                self._set(refused=refused, table=None, lookahead_table=None, batch_table=None, heuristic=None)
+                return
+            self._set(refused=None, table=table(self.draft, self.c, tables=tables),
+                      lookahead_table=table(self.draft, self.c, self.t, tables) if self.lookahead else None,
                       batch_table=self._batch_table())
 
     # ---- speculation in a batch (core.batch) -----------------------------------------
@@ -175,7 +202,7 @@ class PayoffModel(param.Parameterized):
 
     def _batch_table(self):
         # After table(): core.payoff.long_run is cached, so this is arithmetic on eight rows.
-        return batch_table(self.draft, self.c, self.batch, self.saturation) if self.batched else None
+        return batch_table(self.draft, self.c, self.batch, self.saturation, self.tables) if self.batched else None
 
     @param.depends("batch", "saturation", watch=True)
     def _on_batch(self):
@@ -186,13 +213,18 @@ class PayoffModel(param.Parameterized):
     async def _heuristic_later(self):
         """The heuristic schedule's point, in a turn of its own: the tables reach the page first
         (the lookup draft's chain takes about a second on CPython the first time)."""
-        wanted = (self.draft, self.c)
-        if self.heuristic is not None and (self.heuristic.draft, self.heuristic.cost) == wanted:
+        wanted = (self.draft, self.c, self.tables)
+        if self.refused is not None:
+            return
+        if self.heuristic is not None and self._heuristic_for == wanted:
             return
         self._set(heuristic=None)
         await asyncio.sleep(0.01)
-        if (self.draft, self.c) == wanted:
+        if (self.draft, self.c, self.tables) == wanted and self.refused is None:
+            self._heuristic_for = wanted
             self._set(heuristic=heuristic(*wanted))
+
+    _heuristic_for = None  # (draft, cost, tables) of the heuristic on screen
 
     def best(self, which="exact"):
         """The best row of a table: ``exact`` (fixed width), ``closed`` or ``lookahead``."""
@@ -210,7 +242,11 @@ class PayoffModel(param.Parameterized):
 
     def rates(self, width):
         """core.rates.rates for the draft at ``width``, fixed width."""
-        return rates.rates(self.draft, width)
+        return rates.rates(self.draft, width, tables=self.tables)
+
+    def kept_share(self, width):
+        """core.rates.kept_share for the draft at ``width`` on the scenario's tables."""
+        return rates.kept_share(self.draft, width, tables=self.tables)
 
     # ---- the trace on the first tab ---------------------------------------------------
 
@@ -238,4 +274,4 @@ class PayoffModel(param.Parameterized):
         cfg = self.session.config
         if cfg.draft not in core.DRAFTS or cfg.schedule != "fixed":
             return None  # core.passes enumerates table drafts at a fixed width
-        return passes.passes(cfg.draft, cfg.width, cfg.max_tokens, cfg.lookahead)
+        return passes.passes(cfg.draft, cfg.width, cfg.max_tokens, cfg.lookahead, tables=cfg.tables)

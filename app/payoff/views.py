@@ -40,6 +40,14 @@ def computing():
     return f'<div class="reading computing" role="status" aria-live="polite">{theme.esc(t("payoff.computing"))}</div>'
 
 
+def refused_html(refused):
+    """The notice for tables with no long run (``PayoffModel.refused``), in the page's language."""
+    if refused is None:
+        return ""
+    a, b = refused
+    return f'<div class="reading" role="status" aria-live="polite">{theme.esc(t("payoff.long_run.refused", a=a, b=b))}</div>'
+
+
 def css():
     return [stylesheet("payoff")]
 
@@ -72,7 +80,9 @@ class Controls(pn.viewable.Viewer):
         self._layout = pn.Column(
             pn.FlexBox(
                 field(t("payoff.field.cost"), t("payoff.field.cost.help"), self.cost, basis="260px"),
-                field(t("step.field.draft"), t("exact.field.draft.help"), self.draft, basis="330px"),
+                # 420px: the five drafts' buttons (custom included) fit without running into the next field.
+                field(t("step.field.draft"), t("exact.field.draft.help" if m.tables.authored else "exact.field.draft.help.custom"),
+                      self.draft, basis="420px"),
                 field(t("step.field.lookahead"), t("payoff.field.lookahead.help"), self.lookahead,
                       basis="170px"),
                 field(t("payoff.field.threshold"), t("payoff.field.threshold.help"), self.threshold,
@@ -191,7 +201,7 @@ class Curves(pn.viewable.Viewer):
             return ""
         m = self.model
         best, closed = m.best("exact"), m.best("closed")
-        tiles = ((words.alpha_tile(best.alpha), words.kept_tile(rates.kept_share(m.draft, best.width), best.width))
+        tiles = ((words.alpha_tile(best.alpha), words.kept_tile(m.kept_share(best.width), best.width))
                  if m.has_table_draft else ())
         tiles += ((f"{best.width}", t("payoff.tile.best")),
                   (words.times(best.speedup), t("payoff.tile.speedup")))
@@ -379,7 +389,7 @@ class Notes(pn.viewable.Viewer):
         if lookahead_table is None or m.table is None:
             return head + f'<p class="muted">{theme.esc(t("payoff.lookahead.off"))}</p>'
         if m.has_table_draft:
-            text = words.lookahead(m.draft, m.t, m.best("exact"), m.best("lookahead"), rates.keep_chances(m.draft))
+            text = words.lookahead(m.draft, m.t, m.best("exact"), m.best("lookahead"), rates.keep_chances(m.draft, tables=m.tables))
         else:
             text = words.lookahead_plain(m.draft, m.t, m.table, lookahead_table)
         return head + f"<p>{theme.esc(text)}</p>"
@@ -395,7 +405,7 @@ class Notes(pn.viewable.Viewer):
         r1 = m.rates(1)
         # With α = 1 the note needs no per-position chances (and a wide best width would cost a moment).
         rw = r1 if r1.alpha == 1 else m.rates(best)
-        sentences = words.gap(table.rows[0], r1, table.rows[best - 1], rw, rates.kept_after(m.draft))
+        sentences = words.gap(table.rows[0], r1, table.rows[best - 1], rw, rates.kept_after(m.draft, tables=m.tables))
         return f'<h3 class="gap">{theme.esc(t("payoff.gap.title"))}</h3>' + "".join(
             f"<p>{theme.esc(s)}</p>" for s in sentences)
 
@@ -430,8 +440,18 @@ class PayoffTab(pn.viewable.Viewer):
             self.notes = Notes(model=self.model)
             from .candidates import CandidatesView  # several candidates per position (issue 13)
             self.candidates = CandidatesView(model=self.model)
-            self.body = pn.Column(self.controls, self.curves, self.batch, self.candidates, self.notes,
-                                  sizing_mode="stretch_width",
+            m = self.model
+            # On tables with no long run every part below would wait forever: a notice says why instead.
+            self.notice = html(pn.bind(refused_html, m.param.refused), css=css(), margin=0)
+            notice = pn.Column(self.notice, sizing_mode="stretch_width", stylesheets=[theme.CAPTION_CARD],
+                               margin=(6, 0), visible=pn.bind(lambda r: r is not None, m.param.refused))
+            self.own = html(f'<p class="muted small">{theme.esc(t("payoff.long_run.custom"))}</p>', css=css(),
+                            margin=(0, 0), visible=pn.bind(lambda *e: not m.tables.authored and m.refused is None,
+                                                           m.param.table, m.param.refused))
+            parts = pn.Column(self.curves, self.batch, self.candidates, self.notes, sizing_mode="stretch_width",
+                              margin=0, visible=pn.bind(lambda r: r is None, m.param.refused))
+            self.notice_box = notice
+            self.body = pn.Column(self.controls, notice, self.own, parts, sizing_mode="stretch_width",
                                   margin=0)
             self.model.activate()
         return self.body

@@ -108,8 +108,9 @@ def gap(row_1, rates_1, row_w, rates_w, kept_after):
     a = rates_1.alpha
     if a == 1:
         return [t("payoff.gap.alpha_one", draft=draft_name(rates_1.draft))]
+    same = kept_after["A"] == kept_after["B"] == kept_after["C"]  # a link's tables can make it so
     out = [
-        t("payoff.gap.alpha", alpha=display.exact_or_dec(a, 3), shares=shares(rates_1.visits),
+        t("payoff.gap.alpha.same" if same else "payoff.gap.alpha", alpha=display.exact_or_dec(a, 3), shares=shares(rates_1.visits),
           after_a=display.dec(kept_after["A"]), after_b=display.dec(kept_after["B"]),
           after_c=display.dec(kept_after["C"])),
         t("payoff.gap.width_1", shares=shares(rates_1.block_starts), kept=display.dec(rates_1.kept_share, 4),

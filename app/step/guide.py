@@ -12,6 +12,7 @@ import core
 from core.display import dec
 
 from .. import theme, urlstate
+from ..i18n import t
 from ..parts import html, update_changed
 from . import guide_words as words
 from . import presets
@@ -24,6 +25,13 @@ def question_html(preset, locked=False):
         return "" if locked else f'<p class="muted small">{theme.esc(words.GUIDE_PICK)}</p>'
     return (f'<p class="question"><b>{theme.esc(words.guide_lead(preset.title))}</b> {theme.esc(preset.question)}</p>'
             f'<details><summary>{theme.esc(words.GUIDE_CHECK)}</summary><p>{theme.esc(preset.answer)}</p></details>')
+
+
+def own_tables_html(session):
+    """On a link's own tables: the presets below open the authored tables' moments, not this link's."""
+    if session is None or session.config.tables.authored:
+        return ""
+    return f'<p class="muted small" role="note">{theme.esc(t("step.guide.own_tables"))}</p>'
 
 
 def rows_html(rows, drafts):
@@ -57,12 +65,15 @@ class Guide(pn.viewable.Viewer):
             self.buttons.append(button)
         self._lock()
         self.question = html(pn.bind(question_html, self.param.picked, m.param.locked), theme.GUIDE, margin=(4, 4))
+        # The presets are authored moments: on a link's own tables, say they open the authored ones.
+        self.own = html(pn.bind(own_tables_html, m.param.session), theme.GUIDE, margin=(0, 4),
+                        visible=pn.bind(lambda s: s is not None and not s.config.tables.authored, m.param.session))
         authored = [d for d in core.DRAFTS if core.DRAFT_KINDS[d].source != "q"]  # the custom q is the link's
         self.rows = html(rows_html(presets.rows(), authored), theme.GUIDE, theme.INSPECTOR, margin=(4, 4))
         self._layout = pn.Column(
             html(f'<div class="section-title"><h2>{theme.esc(words.GUIDE_TITLE)}</h2></div>'
                  f'<p class="muted small">{theme.esc(words.GUIDE_HELP)}</p>'),
-            pn.FlexBox(*self.buttons, flex_wrap="wrap", sizing_mode="stretch_width", margin=0),
+            self.own, pn.FlexBox(*self.buttons, flex_wrap="wrap", sizing_mode="stretch_width", margin=0),
             self.question, self.rows, sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0),
             visible=pn.bind(lambda hidden: "guide" not in hidden, m.param.hidden))
 
