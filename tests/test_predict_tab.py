@@ -178,3 +178,14 @@ def test_the_page_opens_with_predict_on_from_the_link():
     assert model.predict and "predict=1" in writer.value
     model.set_predict(False)
     assert "predict" not in writer.value
+
+
+def test_the_embed_builder_writes_predict_1_when_ticked_and_follows_the_toggle():
+    view = StepView(model=StepModel(draft="biased", width=3, seed=1))
+    embed = view.embed
+    assert "predict=" not in embed.area.value and not embed.predict.value
+    embed.predict.value = True
+    assert "predict=1" in embed.area.value
+    embed.predict.value = False
+    view.actions.predict.value = True  # the page's toggle: the code copied from here opens the same way
+    assert embed.predict.value and "predict=1" in embed.area.value
