@@ -37,8 +37,10 @@ def test_predict_first_calls_then_verify_reveals(app_page, scheme):
     first.focus()
     page.keyboard.press("Enter")
     expect(first).to_have_attribute("aria-pressed", "true")
-    button(page, predict_words.call_label(2, "A", calls[1])).click()
-    button(page, predict_words.call_label(3, "B", calls[2])).click()
+    # A reader sees each call pressed before the next (the pane is drawn again after each call).
+    for position, token, call in ((2, "A", calls[1]), (3, "B", calls[2])):
+        button(page, predict_words.call_label(position, token, call)).click()
+        expect(button(page, predict_words.call_label(position, token, call))).to_have_attribute("aria-pressed", "true")
     has_text(page, "Every proposal has a call", timeout=20)
     expect(button(page, "Verify")).to_be_enabled()
     if scheme == "light":
