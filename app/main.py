@@ -188,8 +188,10 @@ def build_page():
     chosen = [(name, title, make) for name, (title, make) in zip(names, TABS) if name in link.shown]
     first_name = names[0]
     step = TABS[0][1](model)  # the step tab's model drives every tab, shown or not
-    # Caption, buttons and keys; the timeline and Play; the token strip; the two lanes.
-    page.keep_when_presenting(step.bar, step.player.__panel__(), step.strip.__panel__(), step.lanes.__panel__())
+    # Caption, buttons and keys; Predict first's calls (a class can vote); the timeline and Play; the token
+    # strip; the two lanes.
+    page.keep_when_presenting(step.bar, step.predict.__panel__(), step.player.__panel__(), step.strip.__panel__(),
+                              step.lanes.__panel__())
     step.embed.tab_choices = [(name, words(title)) for name, (title, _) in zip(names, TABS)]
     if location is not None:
         step.embed.base = pn.bind(page_address, location.param.href)

@@ -53,3 +53,16 @@ def test_predict_first_calls_then_verify_reveals(app_page, scheme):
     assert "you said rejected; it was kept with probability 5/8 = 0.625: an unlikely call." in page.text()
     assert not re.search(r"[?&](call|calls)=", page.url) and "predict=1" in page.url
     shot_at_both_widths(page, f"predict_reveal_{scheme}")
+
+
+def test_present_mode_keeps_the_calls_on_the_projector(app_page):
+    page = app_page.open(LINK + "&present=1")
+    page.wait_for_function("() => document.documentElement.classList.contains('sp-present')", timeout=20_000)
+    button(page, "Draft").click()
+    call = button(page, predict_words.call_label(1, "A", KEPT))
+    expect(call).to_be_visible(timeout=30_000)
+    call.click()
+    expect(call).to_have_attribute("aria-pressed", "true")
+    page.wait_for_timeout(300)
+    page.shoot("predict_present_1200")
+    assert_clean(page)
