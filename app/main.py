@@ -114,18 +114,20 @@ def link_url(model, location, present=None):
         model.locked = links.locked(seen["search"])  # before the scenario: a lock holds from the first click
         url = urlstate.read(seen["search"])
         present.value = url.present
+        model.predict = url.predict
         if url.given:
             model.open_link(url)
 
     def address():
         # steps: the moment on screen (issue 26), so a link copied at any moment opens on it.
-        return urlstate.write(dict(model.scenario(), lang=i18n.link_value(), present="1" if present.value else "0"),
+        return urlstate.write(dict(model.scenario(), lang=i18n.link_value(), present="1" if present.value else "0",
+                                    predict="1" if model.predict else "0"),
                               model.hidden, seen["search"], guesses=model.guesses)
 
     writer = pn.widgets.TextInput(label="address", visible=False, value=address())
     writer.jscallback(value=REPLACE_URL_JS)
     # A watcher, not a bound value: a bound widget re-resolves its reference on every click.
-    model.param.watch(lambda *events: setattr(writer, "value", address()), ["session", "hidden", "guesses"])
+    model.param.watch(lambda *events: setattr(writer, "value", address()), ["session", "hidden", "guesses", "predict"])
     present.param.watch(lambda *events: setattr(writer, "value", address()), "value")
     if location is not None:
         read(location.search)
@@ -156,13 +158,14 @@ def language_switch(model):
             if lang == here:
                 items.append(f'<span class="lang-now" aria-current="true" lang="{lang}">{name}</span>')
             else:
-                query = urlstate.write(dict(model.scenario(), lang=lang), hidden, guesses=model.guesses)
+                query = urlstate.write(dict(model.scenario(), lang=lang, predict="1" if model.predict else "0"), hidden,
+                                       guesses=model.guesses)
                 items.append(f'<a href="{theme.esc(query)}" lang="{lang}" hreflang="{lang}" target="_self">{name}</a>')
         return (f'<nav class="lang-switch" aria-label="{theme.esc(t("page.language"))}">'
                 + " · ".join(items) + "</nav>")
 
     switch = html(links(), margin=(0, 0, 0, 0), sizing_mode=None, styles={"text-align": "right", "font-size": "14px"})
-    model.param.watch(lambda *events: setattr(switch, "object", links()), ["session", "hidden", "guesses"])
+    model.param.watch(lambda *events: setattr(switch, "object", links()), ["session", "hidden", "guesses", "predict"])
     return switch
 
 
@@ -185,8 +188,10 @@ def build_page():
     chosen = [(name, title, make) for name, (title, make) in zip(names, TABS) if name in link.shown]
     first_name = names[0]
     step = TABS[0][1](model)  # the step tab's model drives every tab, shown or not
-    # Caption, buttons and keys; the timeline and Play; the token strip; the two lanes.
-    page.keep_when_presenting(step.bar, step.player.__panel__(), step.strip.__panel__(), step.lanes.__panel__())
+    # Caption, buttons and keys; Predict first's calls (a class can vote); the timeline and Play; the token
+    # strip; the two lanes.
+    page.keep_when_presenting(step.bar, step.predict.__panel__(), step.player.__panel__(), step.strip.__panel__(),
+                              step.lanes.__panel__())
     step.embed.tab_choices = [(name, words(title)) for name, (title, _) in zip(names, TABS)]
     if location is not None:
         step.embed.base = pn.bind(page_address, location.param.href)

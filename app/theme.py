@@ -87,6 +87,7 @@ GUIDE = stylesheet("guide")
 ACTION_BAR = stylesheet("action_bar")
 FOLD = stylesheet("fold")  # folds the lookahead field on a phone while it is off
 PHONE_ONLY = stylesheet("phone_only")  # shown only at a phone's width (the jump to the inspector)
+PREDICT = stylesheet("predict")  # Predict first: the call buttons and the verdicts
 
 
 def esc(text):

@@ -147,6 +147,10 @@ LANG = Prop("lang", "language", "", choices=i18n.LANGUAGES)
 # Read apart (``UrlState.present``), written with the rest when on.
 PRESENT = Prop("present", "choice", "0", choices=("0", "1"), must={"choices": ("1", "0")})
 
+# Predict first (issue 28), a reader's setting, not the scenario: "1" on. Read apart
+# (``UrlState.predict``), written when on; the reader's calls are never in the URL.
+PREDICT = Prop("predict", "choice", "0", choices=("0", "1"), must={"choices": ("1", "0")})
+
 # Parts of the page a link may hide with NAME_hide=1 (or true/yes).
 HIDEABLE = ("draft", "width", "seed", "lookahead", "schedule", "reset", "intro", "counters", "history", "embed",
             "guide")
@@ -166,6 +170,7 @@ class UrlState:
     given: frozenset = frozenset()  # the keys of this table the URL carried
     lang: str = ""  # the language the link names ("" for none)
     present: bool = False  # present=1: the page opens in present mode
+    predict: bool = False  # predict=1: the step tab opens with Predict first on
 
     @property
     def notice(self):
@@ -190,6 +195,7 @@ def read(search):
     given = set()
     lang = ""
     present = False
+    predict = False
     for key, text in _query(search or ""):
         if key == LANG.name:
             try:
@@ -205,6 +211,13 @@ def read(search):
                 bad.append(PRESENT)
                 given.add(key)
             continue
+        if key == PREDICT.name:
+            try:
+                predict = PREDICT.parse(text) == "1"
+            except ValueError:
+                bad.append(PREDICT)
+                given.add(key)
+            continue
         if key in BY_NAME or (key.endswith(HIDE_SUFFIX) and key[: -len(HIDE_SUFFIX)] in HIDEABLE):
             given.add(key)
         if key in BY_NAME:
@@ -218,7 +231,7 @@ def read(search):
             if text.strip().lower() in _TRUE:
                 hidden.add(key[: -len(HIDE_SUFFIX)])
     notices = tuple(_notice(prop) for prop in bad) + _unreachable(values)
-    return UrlState(values, frozenset(hidden), notices, frozenset(given), lang, present)
+    return UrlState(values, frozenset(hidden), notices, frozenset(given), lang, present, predict)
 
 
 def _unreachable(values):
@@ -267,18 +280,19 @@ def write(values, hidden=(), search="", guesses=None):
     """The query string for ``values``, keeping keys of ``search`` that are not ours.
 
     Draft, width and seed are always written (a copied link states its
-    scenario); ``lookahead``, ``schedule``, ``steps``, ``target``, ``q``, ``lang`` and ``present`` only when not
+    scenario); ``lookahead``, ``schedule``, ``steps``, ``target``, ``q``, ``lang``, ``present`` and ``predict`` only when not
     at their defaults; hide flags as ``NAME_hide=1``. ``guesses``: the guesses tab's values once it is built
     (``GUESS_DEFAULTS``' keys, written when not at their defaults); None keeps the search's own.
     """
-    ours = set(BY_NAME) | {LANG.name, PRESENT.name} | {name + HIDE_SUFFIX for name in HIDEABLE}
+    ours = set(BY_NAME) | {LANG.name, PRESENT.name, PREDICT.name} | {name + HIDE_SUFFIX for name in HIDEABLE}
     if guesses is not None:
         ours |= set(GUESS_DEFAULTS)
     others = [(k, v) for k, v in _query(search or "") if k not in ours]
     pairs = []
-    for prop in PROPS + (LANG, PRESENT):
+    for prop in PROPS + (LANG, PRESENT, PREDICT):
         value = values.get(prop.name, prop.default)
-        if value == prop.default and prop.name in ("steps", "lookahead", "schedule", "lang", "target", "q", "present"):
+        if value == prop.default and prop.name in ("steps", "lookahead", "schedule", "lang", "target", "q", "present",
+                                                   "predict"):
             continue
         pairs.append((prop.name, prop.format(value)))
     for name in HIDEABLE:

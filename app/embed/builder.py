@@ -52,6 +52,9 @@ class EmbedBuilder(pn.viewable.Viewer):
             label=words.PARTS_LABEL, options={label: part for part, label in words.PARTS.items()},
             value=list(HIDDEN_IN_FRAMES), inline=True, margin=(2, 5), stylesheets=[theme.CHECK_GROUP])
         self.lock = pn.widgets.Checkbox(label=words.LOCK_LABEL, margin=(6, 5), css_classes=["sp-lock"])
+        # Predict first for the embed's readers (issue 28): follows the page's toggle, may be changed here.
+        self.predict = pn.widgets.Checkbox(label=words.PREDICT_LABEL, value=bool(getattr(m, "predict", False)),
+                                           margin=(6, 5), css_classes=["sp-embed-predict"])
         self.start = pn.widgets.Select(label=words.START_LABEL, options={}, width=220, margin=(4, 5))
         self.shown = pn.widgets.CheckBoxGroup(label=words.TABS_SHOWN_LABEL, options={}, inline=True, margin=(2, 5),
                                                stylesheets=[theme.CHECK_GROUP])
@@ -72,17 +75,19 @@ class EmbedBuilder(pn.viewable.Viewer):
                               self.parts, margin=0)
         tabs_box = pn.Column(html(f'<div class="field-title">{theme.esc(words.TABS_SHOWN_LABEL)}</div>',
                                   margin=(0, 5)), self.shown, self.note, margin=0)
-        form = pn.FlexBox(parts_box, tabs_box, self.start, self.colours, self.lock, self.frame_title, self.caption,
-                          gap="8px 20px", flex_wrap="wrap", sizing_mode="stretch_width", margin=0)
+        form = pn.FlexBox(parts_box, tabs_box, self.start, self.colours, self.lock, self.predict, self.frame_title,
+                          self.caption, gap="8px 20px", flex_wrap="wrap", sizing_mode="stretch_width", margin=0)
         self._layout = pn.Column(head, form, self.area, self.copy, sizing_mode="stretch_width",
                                  stylesheets=[theme.CARD], margin=(6, 0), css_classes=[FRAME_HIDDEN["embed"]],
                                  visible=pn.bind(lambda hidden: "embed" not in hidden, m.param.hidden))
-        for widget in (self.parts, self.lock, self.start, self.shown, self.colours, self.frame_title, self.caption):
+        for widget in (self.parts, self.lock, self.predict, self.start, self.shown, self.colours, self.frame_title, self.caption):
             widget.param.watch(self._render, "value")
         m.param.watch(self._render, ["session", "hidden"])
         # Code copied from a locked page stays locked; the teacher may still untick the box.
         m.param.watch(lambda event: event.new and setattr(self.lock, "value", True), "locked")
         self.lock.value = bool(m.locked)
+        if "predict" in m.param:
+            m.param.watch(lambda event: setattr(self.predict, "value", event.new), "predict")
         self._choices()
 
     @param.depends("tab_choices", watch=True)
@@ -101,7 +106,8 @@ class EmbedBuilder(pn.viewable.Viewer):
         shown = self.shown.value or names
         update_changed(self.note, object=f'<p class="field-error">{theme.esc(words.NO_TABS)}</p>',
                        visible=bool(names) and not self.shown.value)
-        text = query(dict(self.model.scenario(), lang=link_value()), self.parts.value, self.lock.value, self.start.value or "", shown,
+        scenario = dict(self.model.scenario(), lang=link_value(), predict="1" if self.predict.value else "0")
+        text = query(scenario, self.parts.value, self.lock.value, self.start.value or "", shown,
                      self.colours.value, names)
         code = snippet.snippet((self.base or "") + text, self.frame_title.value.strip(), self.caption.value)
         if self.area.value != code:

@@ -22,6 +22,7 @@ _CONSTANTS = {
     "PARTS": lambda: {part: t(f"embed.part.{part}") for part in PARTS_ORDER},
     "PARTS_LABEL": lambda: t("embed.builder.parts"),
     "LOCK_LABEL": lambda: t("embed.builder.lock"),
+    "PREDICT_LABEL": lambda: t("embed.builder.predict"),
     "START_LABEL": lambda: t("embed.builder.start"),
     "TABS_SHOWN_LABEL": lambda: t("embed.builder.tabs_shown"),
     "THEME_LABEL": lambda: t("embed.builder.theme"),

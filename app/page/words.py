@@ -18,6 +18,7 @@ NAME_KEYS = {
     "sp-batch": "payoff.field.batch",
     "sp-saturation": "payoff.field.saturation",
     "sp-lock": "embed.lock",
+    "sp-embed-predict": "embed.builder.predict",
 }
 
 # A key pressed anywhere outside a text field presses the action of that name.

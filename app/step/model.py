@@ -28,16 +28,19 @@ import param
 
 import core
 from core.tables import AUTHORED
+from core.predict import CALLS, judge_calls, tally
 from core.tables_text import parse_tables
 from core.timeline import Timeline, moment_index
 
 from .. import urlstate
 from ..i18n import t
 from ..parts import DRAFT_OPTIONS, TabModel, draft_objects, one_update
-from . import words
+from . import predict_words, words
 
 ACTIONS = words.ACTION_NAMES
 BACK = "back"  # Step back: not a core.Session action (the session has no past), the timeline's
+# Actions that would verify the block a Predict-first reader is still calling.
+REVEALS = ("verify", "step", "run_block", "run_to_end")
 
 
 @dataclass(frozen=True)
@@ -142,6 +145,18 @@ class StepModel(TabModel):
         The "Several guesses at once" tab's scenario and moment for the URL (urlstate.GUESS_DEFAULTS' keys),
         once that tab is built; None before (the link's own keys stay as they were).""")
 
+    predict = param.Boolean(default=False, label="Predict first", doc="""
+        Predict first (issue 28): after Draft the reader calls each proposal kept or
+        rejected, and Verify waits for every call. A link's predict=1; not part of the scenario.""")
+
+    calls = param.Tuple(default=(None, ()), length=2, doc="""
+        The reader's calls on the pending block: (its index, one "kept", "rejected" or None per
+        proposal). Theirs, not the scenario's: never in the URL.""")
+
+    judged = param.Dict(default={}, doc="""
+        Each judged block's ``core.predict.BlockCalls`` by block index, for this trace; a block
+        verified again (after Step back) replaces its entry, so the tally never counts it twice.""")
+
     locked = param.Boolean(default=False, doc="""
         A link's lock=1 (app/page/links.py): the page's author fixed the scenario, so
         no control and no preset may change it; only a link (the page's own URL) does.""")
@@ -186,7 +201,7 @@ class StepModel(TabModel):
             new = self.config()
             if new == old:
                 return
-            self._publish(session=core.Session.start(new), focus=None, notice="",
+            self._publish(session=core.Session.start(new), focus=None, notice="", calls=(None, ()), judged={},
                           happened=words.scenario_changed(old, new))
         self._guard(restart)
 
@@ -208,7 +223,7 @@ class StepModel(TabModel):
             steps = values.get("steps", 0)
             session = self._timeline_of(core.Session.start(config)).for_link(steps)
             self._publish(**scenario, session=session, focus=focus_after(session),
-                          hidden=frozenset(url.hidden), notice=url.notice,
+                          hidden=frozenset(url.hidden), notice=url.notice, calls=(None, ()), judged={},
                           happened=happened or words.opened_link(config, steps))
         self._guard(apply)
 
@@ -287,6 +302,8 @@ class StepModel(TabModel):
         """Whether the button for ``action`` should be enabled."""
         if action == BACK:
             return self.steps_done() > 0
+        if action in REVEALS and self.calls_missing():
+            return False
         return bool(self.session.can(action))
 
     def act(self, action):
@@ -298,13 +315,85 @@ class StepModel(TabModel):
 
     def _act(self, action):
         before = self.session
+        if action in REVEALS and self.calls_missing():
+            self._publish(notice=words.not_possible(action, predict_words.waiting(self.calls_missing())))
+            return
         try:
             after = before.reset() if action == "reset" else getattr(before, action)()
         except core.PhaseError as error:
             self._publish(notice=words.not_possible(action, error))
             return
         focus = None if action == "reset" else focus_after(after)
-        self._publish(session=after, focus=focus, notice="", happened=words.happened(action, before, after))
+        extra = {"judged": {}, "calls": (None, ())} if action == "reset" else self._judge(before, after)
+        self._publish(session=after, focus=focus, notice="", happened=words.happened(action, before, after), **extra)
+
+    # ---- Predict first (core.predict judges; nothing here counts chances) -------------
+
+    def set_predict(self, on):
+        """Switch Predict first on or off; the calls made so far and the tally stay."""
+        self._guard(lambda: self._publish(predict=bool(on), notice=""))
+
+    def calling(self):
+        """The block the reader calls now: the pending block, drafted and not verified, while Predict is on."""
+        block = self.session.pending
+        if not self.predict or block is None or block.verified or not block.proposals:
+            return None
+        return block
+
+    def current_calls(self):
+        """One call per proposal of the block being called (None for none yet); () when nothing is called."""
+        block = self.calling()
+        if block is None:
+            return ()
+        index, calls = self.calls
+        return calls if index == block.index and len(calls) == len(block.proposals) else (None,) * len(block.proposals)
+
+    def calls_missing(self):
+        """How many proposals still wait for a call before Verify (0 when Predict is off)."""
+        return sum(c is None for c in self.current_calls())
+
+    def call(self, index, verdict):
+        """The reader calls proposal ``index`` kept or rejected (a click on a call button)."""
+        def go():
+            block = self.calling()
+            if block is None or verdict not in CALLS or not isinstance(index, int) \
+                    or not 0 <= index < len(block.proposals):
+                self._publish(notice=predict_words.no_call())
+                return
+            calls = list(self.current_calls())
+            calls[index] = verdict
+            self._publish(calls=(block.index, tuple(calls)), notice="")
+        self._guard(go)
+
+    def _judge(self, before, after):
+        """The calls on the block ``before`` was about to verify, judged by core once ``after`` has verified it."""
+        block = before.pending
+        if not self.predict or block is None or block.verified or not block.proposals:
+            return {}
+        index, calls = self.calls
+        if index != block.index or len(calls) != len(block.proposals):
+            return {}
+        done = next((b for b in after.blocks + ((after.pending,) if after.pending else ())
+                     if b.index == block.index and b.verified), None)
+        if done is None:
+            return {}
+        judged = dict(self.judged)
+        judged[block.index] = judge_calls(done, calls, after.config.variant)
+        return {"judged": judged, "calls": (None, ())}
+
+    def judged_in_view(self):
+        """The ``BlockCalls`` of the block the strip shows, when the reader called it; else None."""
+        block = self.block_in_view()
+        return None if block is None or not block.verified else self.judged.get(block.index)
+
+    def waiting_words(self):
+        """Why Verify is disabled, while it waits for calls; "" otherwise."""
+        missing = self.calls_missing()
+        return predict_words.waiting(missing) if missing else ""
+
+    def tally(self):
+        """The running tally of this trace's judged blocks, in order (``core.predict.tally``)."""
+        return tally(self.judged[i] for i in sorted(self.judged))
 
     def inspect(self, focus):
         """Show ``focus`` in the inspector (a click on a chip, the picker or the history)."""

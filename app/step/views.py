@@ -32,11 +32,12 @@ from ..page import script as page
 from ..page import words as page_words
 from ..i18n import t
 from ..parts import ActionButtons, Opener, draft_options, field, html, open_attrs, slider_title, update_changed
-from . import draft_words, words
+from . import draft_words, predict_words, words
 from .guide import Guide
 from .inspector import Inspector
 from .lanes import LanesView
 from .model import StepModel, interesting_item
+from .predict_view import PredictPane
 from .timeline_view import Player, back_button
 
 
@@ -173,12 +174,20 @@ class Actions(pn.viewable.Viewer):
                 # A wider gap after Commit and Run to end groups the phases, the shortcuts, and Reset.
                 margin=(4, 20, 4, 4) if action in ("commit", "run_to_end") else (4, 4))
             for action in words.ACTION_NAMES}
-        self.actions = ActionButtons(m, buttons, lambda a: (m.session.can(a), m.session.next_action == a))
+        self.actions = ActionButtons(m, buttons, lambda a: (m.can(a), m.session.next_action == a))
+        m.param.watch(self.actions.update, ["calls", "predict"])  # Verify waits for every call (Predict first)
         self.buttons = buttons
         self.buttons["reset"].visible = pn.bind(shown("reset"), m.param.hidden)
         self.back = back_button(m)  # Step back, before Next step (app/step/timeline_view.py)
         row = list(self.buttons.values())
         row.insert(list(self.buttons).index("step"), self.back)
+        # A toggle button like lookahead's: Predict first, a reader's setting (URL predict=1).
+        self.predict = pn.widgets.Toggle(
+            label=predict_words.toggle_label(), value=m.predict, color="primary", variant="outline",
+            stylesheets=[theme.BUTTON], margin=(4, 4), css_classes=["sp-predict-toggle"])
+        self.predict.param.watch(lambda event: m.set_predict(event.new), "value")
+        m.param.watch(lambda event: setattr(self.predict, "value", event.new), "predict")
+        row.append(self.predict)
         self.keys = html(f'<p class="muted small shortcuts">{theme.esc(page_words.shortcuts_line(words.SHORTCUT_LABELS))}</p>',
                          margin=(0, 4))
         self._layout = pn.Column(
@@ -205,8 +214,8 @@ def phases_html(session):
     return '<div class="phases">' + "".join(pills) + "</div>"
 
 
-def caption_html(session, happened):
-    """Phase pills, the last event, the next step and the limit message."""
+def caption_html(session, happened, waiting=""):
+    """Phase pills, the last event, the next step, why Verify waits (Predict first) and the limit message."""
     out = phases_html(session)
     out += f'<div class="caption" role="status" aria-live="polite"><div class="happened">{theme.esc(happened)}</div>'
     upcoming = words.next_words(session)
@@ -216,6 +225,8 @@ def caption_html(session, happened):
         out += (f'<div class="next">{theme.esc(t("step.caption.next"))}<b>{theme.esc(label)}</b>'
                 f'{theme.esc(rest)}</div>')
     out += "</div>"
+    if waiting:
+        out += f'<div class="limit" role="note">{theme.esc(waiting)}</div>'
     limit = words.limit_words(session)
     if limit:
         out += f'<div class="limit" role="note">{theme.esc(limit)}</div>'
@@ -234,7 +245,7 @@ class Caption(pn.viewable.Viewer):
     def __init__(self, **params):
         super().__init__(**params)
         m = self.model
-        self.text = html(caption_html(m.session, m.happened), theme.CAPTION)
+        self.text = html(caption_html(m.session, m.happened, m.waiting_words()), theme.CAPTION)
         self.notice_pane = html(pn.bind(notice_html, m.param.notice), theme.CAPTION, margin=(8, 0, 0, 0),
                                 visible=pn.bind(bool, m.param.notice))
         self._layout = pn.Column(self.text, self.notice_pane, sizing_mode="stretch_width",
@@ -242,9 +253,10 @@ class Caption(pn.viewable.Viewer):
 
     # A watcher that sets the text, not a pane bound to the model: a bound pane re-resolves
     # its reference on every click (four times the cost of setting the text).
-    @param.depends("model.session", "model.happened", watch=True)
+    @param.depends("model.session", "model.happened", "model.calls", "model.predict", watch=True)
     def _render(self):
-        self.text.object = caption_html(self.model.session, self.model.happened)
+        m = self.model
+        update_changed(self.text, object=caption_html(m.session, m.happened, m.waiting_words()))
 
     def __panel__(self):
         return self._layout
@@ -487,6 +499,7 @@ class StepView(pn.viewable.Viewer):
         self.caption = Caption(model=m)
         self.actions = Actions(model=m)
         self.player = Player(model=m)  # the timeline and Play, right after the action buttons
+        self.predict = PredictPane(model=m)  # Predict first's calls, between the buttons and the timeline
         self.strip = TokenStrip(model=m)
         self.inspector = Inspector(model=m)
         self.counters = Counters(model=m)
@@ -504,7 +517,7 @@ class StepView(pn.viewable.Viewer):
         # the scenario that fixes the trace and the moments to try; a reader scrubs a trace before
         # changing its parameters.
         self._layout = pn.Column(
-            self.bar, self.player, self.strip, self.lanes, self.scenario, self.guide, self.inspector,
+            self.bar, self.predict, self.player, self.strip, self.lanes, self.scenario, self.guide, self.inspector,
             pn.FlexBox(self.counters, self.history, gap="0 16px", flex_wrap="wrap", align_items="flex-start",
                        sizing_mode="stretch_width", margin=0),
             self.embed, self.opener.input,
@@ -512,7 +525,7 @@ class StepView(pn.viewable.Viewer):
 
     def _open(self, key):
         """Open the position a chip or a history line names; a key of no current position does nothing."""
-        if self.player.open(key):  # a moment of the timeline
+        if self.player.open(key) or self.predict.open(key):  # a moment of the timeline, a call
             return
         focus = {focus_key(focus): focus for _, focus in self.model.positions()}.get(key)
         if focus is not None:

@@ -1,0 +1,104 @@
+"""Predict first (issue 28): the call buttons after Draft, then each call judged beside what happened.
+
+One HTML pane: its buttons carry ``data-sp-open="call:I:kept"`` and reach the
+model through the tab's ``parts.Opener`` (like the token chips), so a call is
+one text change and one patch. The judging is ``core.predict``'s
+(``StepModel.judged``); the words are ``predict_words``'.
+"""
+
+import panel as pn
+import param
+
+from core.predict import CALLS
+
+from .. import theme
+from ..i18n import t
+from ..parts import html, open_attrs, update_changed
+from . import predict_words
+from .model import StepModel
+
+PREFIX = "call:"  # an Opener key of a call button: "call:INDEX:kept"
+
+
+def call_key(index, call):
+    return f"{PREFIX}{index}:{call}"
+
+
+def parse_key(key):
+    """(index, call) from a call button's key, or None when ``key`` is not one."""
+    if not key.startswith(PREFIX):
+        return None
+    index, _, call = key[len(PREFIX):].partition(":")
+    return (int(index), call) if index.isdigit() and call in CALLS else None
+
+
+def calls_html(block, calls):
+    rows = []
+    for proposal, mine in zip(block.proposals, calls):
+        position = proposal.index + 1
+        buttons = "".join(
+            f'<button class="call-button {c}" {open_attrs(call_key(proposal.index, c), predict_words.call_label(position, proposal.token, c))}'
+            f' aria-label="{theme.esc(predict_words.call_label(position, proposal.token, c))}"'
+            f' aria-pressed="{"true" if mine == c else "false"}">{theme.esc(predict_words.word(c))}</button>'
+            for c in CALLS)
+        rows.append(f'<div class="predict-row">{theme.chip(proposal.token, "proposed")}{buttons}</div>')
+    missing = sum(c is None for c in calls)
+    status = predict_words.waiting(missing) if missing else t("step.predict.ready")
+    return (f'<p class="muted small">{theme.esc(t("step.predict.lead"))}</p>'
+            f'<div class="predict-rows" role="group" aria-label="{theme.esc(t("step.predict.calls_aria"))}">'
+            + "".join(rows) + f'</div><p class="predict-status" role="status">{theme.esc(status)}</p>')
+
+
+def verdicts_html(judged):
+    items = []
+    for c in judged.calls:
+        css = "" if c.right is None else (' class="right"' if c.right else ' class="wrong"')
+        items.append(f"<li{css}>{theme.esc(predict_words.verdict(c))}</li>")
+    return (f'<h3 class="small">{theme.esc(t("step.predict.reveal_title"))}</h3>'
+            f'<ul class="predict-verdicts">' + "".join(items) + "</ul>")
+
+
+def predict_html(model):
+    """What the pane shows now: the calls to make, the judged calls of the block on the strip, or the next step."""
+    if not model.predict:
+        return ""
+    head = f'<div class="section-title"><h2>{theme.esc(t("step.predict.title"))}</h2></div>'
+    block = model.calling()
+    judged = model.judged_in_view()
+    if block is not None:
+        body = calls_html(block, model.current_calls())
+    elif judged is not None:
+        body = verdicts_html(judged)
+    else:
+        body = f'<p class="muted small">{theme.esc(t("step.predict.idle"))}</p>'
+    tally = f'<p class="predict-tally">{theme.esc(predict_words.tally_line(model.tally()))}</p>'
+    return head + body + tally
+
+
+class PredictPane(pn.viewable.Viewer):
+    """The Predict first card: shown while the toggle is on."""
+
+    model = param.ClassSelector(class_=StepModel)
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        m = self.model
+        self.html = html(predict_html(m), theme.CHIPS, theme.PREDICT)
+        self._layout = pn.Column(self.html, sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0),
+                                 visible=m.predict, css_classes=["sp-predict"])
+
+    @param.depends("model.session", "model.calls", "model.predict", "model.judged", watch=True)
+    def _render(self):
+        update_changed(self.html, object=predict_html(self.model))
+        update_changed(self._layout, visible=self.model.predict)
+
+    def open(self, key):
+        """A call button's click: True when ``key`` was one (the tab's Opener asks every part in turn)."""
+        parsed = parse_key(key)
+        if parsed is None:
+            return False
+        self.model.call(*parsed)
+        return True
+
+    def __panel__(self):
+        return self._layout

@@ -1,0 +1,68 @@
+"""Predict first (issue 28, item 1) in Chromium under ``panel serve``: ``?predict=1``, Draft, the calls, Verify reveals.
+
+The worked block: biased draft, width 3, seed 1 (tests/test_predict.py): A kept
+with probability 5/8, the second A rejected (kept with 2/7), B discarded.
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+from reading import assert_clean, has_text, shot_at_both_widths
+
+from core import Session
+from core.predict import KEPT, REJECTED, judge_calls, tally
+
+from app.step import predict_words
+
+pytestmark = pytest.mark.browser
+
+LINK = "?draft=biased&width=3&seed=1&predict=1"
+
+
+def button(page, name):
+    return page.get_by_role("button", name=name, exact=True)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_predict_first_calls_then_verify_reveals(app_page, scheme):
+    page = app_page.open(LINK + ("&theme=dark" if scheme == "dark" else ""))
+    expect(button(page, "Predict first")).to_have_attribute("aria-pressed", "true", timeout=10_000)
+    button(page, "Draft").click()
+    has_text(page, "Verify waits for your calls: 3 proposals still need one.", timeout=30)
+    expect(button(page, "Verify")).to_be_disabled()
+    calls = (REJECTED, KEPT, KEPT)
+    # The first call by keyboard: Tab to it and press Enter; the others by mouse.
+    first = button(page, predict_words.call_label(1, "A", calls[0]))
+    first.focus()
+    page.keyboard.press("Enter")
+    expect(first).to_have_attribute("aria-pressed", "true")
+    # A reader sees each call pressed before the next (the pane is drawn again after each call).
+    for position, token, call in ((2, "A", calls[1]), (3, "B", calls[2])):
+        button(page, predict_words.call_label(position, token, call)).click()
+        expect(button(page, predict_words.call_label(position, token, call))).to_have_attribute("aria-pressed", "true")
+    has_text(page, "Every proposal has a call", timeout=20)
+    expect(button(page, "Verify")).to_be_enabled()
+    if scheme == "light":
+        page.shoot("predict_calls_1200")
+    button(page, "Verify").click()
+    block = Session.start(draft="biased", width=3, seed=1).draft().verify().pending
+    judged = judge_calls(block, calls)
+    has_text(page, *(predict_words.verdict(c) for c in judged.calls), predict_words.tally_line(tally([judged])),
+             timeout=30)
+    assert "you said rejected; it was kept with probability 5/8 = 0.625: an unlikely call." in page.text()
+    assert not re.search(r"[?&](call|calls)=", page.url) and "predict=1" in page.url
+    shot_at_both_widths(page, f"predict_reveal_{scheme}")
+
+
+def test_present_mode_keeps_the_calls_on_the_projector(app_page):
+    page = app_page.open(LINK + "&present=1")
+    page.wait_for_function("() => document.documentElement.classList.contains('sp-present')", timeout=20_000)
+    button(page, "Draft").click()
+    call = button(page, predict_words.call_label(1, "A", KEPT))
+    expect(call).to_be_visible(timeout=30_000)
+    call.click()
+    expect(call).to_have_attribute("aria-pressed", "true")
+    page.wait_for_timeout(300)
+    page.shoot("predict_present_1200")
+    assert_clean(page)
