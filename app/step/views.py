@@ -98,7 +98,7 @@ class Scenario(pn.viewable.Viewer):
                               margin=(0, 0), visible=m.locked, styles={"flex": "1 1 100%"})
 
         # Each help sentence behind a "?" beside its name: the first screen shows what to do (issue 26).
-        self._draft_box = field(t("step.field.draft"), words.help_text("draft"), self.draft, basis="340px",
+        self._draft_box = field(t("step.field.draft"), words.help_text("draft"), self.draft, basis="410px",
                                 fold_help=True)
         self._width_box = field(t("step.field.width"), words.help_text("width"), self.width, fold_help=True)
         self._seed_box = field(t("step.field.seed"), words.help_text("seed"),
