@@ -150,6 +150,7 @@ PRESENT = Prop("present", "choice", "0", choices=("0", "1"), must={"choices": ("
 # Predict first (issue 28), a reader's setting, not the scenario: "1" on. Read apart
 # (``UrlState.predict``), written when on; the reader's calls are never in the URL.
 PREDICT = Prop("predict", "choice", "0", choices=("0", "1"), must={"choices": ("1", "0")})
+APART = {prop.name: prop for prop in (LANG, PRESENT, PREDICT)}  # in the URL, not in the scenario
 
 # Parts of the page a link may hide with NAME_hide=1 (or true/yes).
 HIDEABLE = ("draft", "width", "seed", "lookahead", "schedule", "reset", "intro", "counters", "history", "embed",
@@ -193,30 +194,15 @@ def read(search):
     hidden = set()
     bad = []
     given = set()
-    lang = ""
-    present = False
-    predict = False
+    apart = {}
     for key, text in _query(search or ""):
-        if key == LANG.name:
+        if key in APART:  # lang, present, predict: read apart from the scenario
+            prop = APART[key]
             try:
-                lang = LANG.parse(text)
+                apart[key] = prop.parse(text)
             except ValueError:
-                bad.append(LANG)
+                bad.append(prop)
                 given.add(key)  # so the page shows the notice
-            continue
-        if key == PRESENT.name:
-            try:
-                present = PRESENT.parse(text) == "1"
-            except ValueError:
-                bad.append(PRESENT)
-                given.add(key)
-            continue
-        if key == PREDICT.name:
-            try:
-                predict = PREDICT.parse(text) == "1"
-            except ValueError:
-                bad.append(PREDICT)
-                given.add(key)
             continue
         if key in BY_NAME or (key.endswith(HIDE_SUFFIX) and key[: -len(HIDE_SUFFIX)] in HIDEABLE):
             given.add(key)
@@ -231,7 +217,8 @@ def read(search):
             if text.strip().lower() in _TRUE:
                 hidden.add(key[: -len(HIDE_SUFFIX)])
     notices = tuple(_notice(prop) for prop in bad) + _unreachable(values)
-    return UrlState(values, frozenset(hidden), notices, frozenset(given), lang, present, predict)
+    return UrlState(values, frozenset(hidden), notices, frozenset(given), apart.get(LANG.name, ""),
+                    apart.get(PRESENT.name) == "1", apart.get(PREDICT.name) == "1")
 
 
 def _unreachable(values):
@@ -284,12 +271,12 @@ def write(values, hidden=(), search="", guesses=None):
     at their defaults; hide flags as ``NAME_hide=1``. ``guesses``: the guesses tab's values once it is built
     (``GUESS_DEFAULTS``' keys, written when not at their defaults); None keeps the search's own.
     """
-    ours = set(BY_NAME) | {LANG.name, PRESENT.name, PREDICT.name} | {name + HIDE_SUFFIX for name in HIDEABLE}
+    ours = set(BY_NAME) | set(APART) | {name + HIDE_SUFFIX for name in HIDEABLE}
     if guesses is not None:
         ours |= set(GUESS_DEFAULTS)
     others = [(k, v) for k, v in _query(search or "") if k not in ours]
     pairs = []
-    for prop in PROPS + (LANG, PRESENT, PREDICT):
+    for prop in PROPS + tuple(APART.values()):
         value = values.get(prop.name, prop.default)
         if value == prop.default and prop.name in ("steps", "lookahead", "schedule", "lang", "target", "q", "present",
                                                    "predict"):
