@@ -38,9 +38,13 @@ WHICH = ("target", "q")
 
 class TableTextError(ConfigError):
     """A table text that cannot be used: ``which`` table, the ``row`` key (None: the whole text),
-    the 1-based ``entry`` (or None) and the ``problem``, with one readable sentence as the message."""
+    the 1-based ``entry`` (or None) and the ``problem``, with one readable sentence as the message.
 
-    def __init__(self, which, row, entry, problem):
+    ``code`` and ``values`` name the problem for a page that says it in another language
+    (``app/embed/tables_words.py``): "number" (text), "digits" (length, most), "negative" (text),
+    "count" (n), "zeros", "short" / "over" (total, miss), or "text" for a whole-text problem."""
+
+    def __init__(self, which, row, entry, problem, code="text", **values):
         if row is None:
             text = f"the {which} table {problem}"
         else:
@@ -50,6 +54,7 @@ class TableTextError(ConfigError):
             text = f"{where}: {problem}"
         super().__init__(text)
         self.which, self.row, self.entry, self.problem = which, row, entry, problem
+        self.code, self.values = code, values
 
 
 @dataclass(frozen=True)
@@ -71,29 +76,56 @@ def _entry(which, key, i, text):
     try:
         value = parse_fraction(text, name="it", max_chars=MAX_ENTRY)
     except InputError as e:
-        problem = str(e)
         if len(text.strip()) > MAX_ENTRY:
             problem = f"too many digits ({len(text.strip())} characters, at most {MAX_ENTRY}): " \
                       "type a short decimal such as 0.25 or a fraction such as 1/3"
-        raise TableTextError(which, key, i + 1, problem) from None
+            raise TableTextError(which, key, i + 1, problem, "digits", length=len(text.strip()),
+                                 most=MAX_ENTRY) from None
+        raise TableTextError(which, key, i + 1, str(e), "number", text=text.strip()) from None
     if value < 0:
-        raise TableTextError(which, key, i + 1, f"{text.strip()} is negative: a probability is from 0 to 1")
+        raise TableTextError(which, key, i + 1, f"{text.strip()} is negative: a probability is from 0 to 1",
+                             "negative", text=text.strip())
     return value
 
 
-def _row(which, key, text):
-    parts = text.split(",")
-    if len(parts) != len(TOKENS):
-        raise TableTextError(which, key, None, f"it has {len(parts)} entr{'y' if len(parts) == 1 else 'ies'}, "
-                                               f"a row needs {len(TOKENS)} (for A, B, C) separated by commas")
-    row = tuple(_entry(which, key, i, part) for i, part in enumerate(parts))
+def _entries(which, key, entries):
+    """The entries of one row, each read and checked (none negative, not all 0)."""
+    if len(entries) != len(TOKENS):
+        n = len(entries)
+        raise TableTextError(which, key, None, f"it has {n} entr{'y' if n == 1 else 'ies'}, "
+                                               f"a row needs {len(TOKENS)} (for A, B, C) separated by commas",
+                             "count", n=n)
+    row = tuple(_entry(which, key, i, part) for i, part in enumerate(entries))
     if not any(row):
-        raise TableTextError(which, key, None, "every entry is 0, but the row must give some token a positive chance")
+        raise TableTextError(which, key, None, "every entry is 0, but the row must give some token a positive chance",
+                             "zeros")
+    return row
+
+
+def parse_row(which, key, entries):
+    """One row typed entry by entry (an editor's three boxes, ``key`` one of ``KEYS``): its exact
+    probabilities, with the same checks and messages as a row of a text. Raises ``TableTextError``."""
+    row = _entries(which, key, tuple(entries))
     total = sum(row)
     if total != 1:
-        miss = f"{1 - total} short" if total < 1 else f"{total - 1} too much"
-        raise TableTextError(which, key, None, f"the entries sum to {total}, not exactly 1 ({miss})")
+        miss = 1 - total if total < 1 else total - 1
+        raise TableTextError(which, key, None, f"the entries sum to {total}, not exactly 1 "
+                                               f"({miss} {'short' if total < 1 else 'too much'})",
+                             "short" if total < 1 else "over", total=total, miss=miss)
     return row
+
+
+def normalise_row(which, key, entries):
+    """The entries of one row divided by their sum: the exact distribution in the same proportions
+    (``1, 1, 2`` gives ``1/4, 1/4, 1/2``). Raises ``TableTextError`` for an entry that is not a
+    probability's (negative, not a number) or a row of zeros, which no division can fix."""
+    row = _entries(which, key, tuple(entries))
+    total = sum(row)
+    return tuple(x / total for x in row)
+
+
+def _row(which, key, text):
+    return parse_row(which, key, text.split(","))
 
 
 def parse_rows(text, which="target", base=None):
@@ -159,6 +191,17 @@ def entry_text(x):
 def table_text(rows):
     """Four rows (``KEYS`` order) written back in the text form ``parse_rows`` reads."""
     return ";".join(",".join(entry_text(x) for x in row) for row in rows)
+
+
+def compact_text(rows, which="target"):
+    """Like ``table_text`` but only the rows that differ from the authored ones of ``which``
+    (an omitted row keeps the authored one): ``;;.55,.15,.3`` when only the row after B moved;
+    "" when none did. ``parse_rows`` reads it back to the same four rows."""
+    authored = AUTHORED.target_rows if which == "target" else AUTHORED.q_rows
+    parts = ["" if row == mine else ",".join(entry_text(x) for x in row) for row, mine in zip(rows, authored)]
+    while parts and not parts[-1]:
+        parts.pop()
+    return ";".join(parts)
 
 
 def describe(tables: Tables) -> Optional[str]:
