@@ -37,6 +37,7 @@ import panel as pn
 
 from app import fast_update, i18n, theme, urlstate
 from app.i18n import t
+from app.embed.tables_editor import OwnNumbers
 from app.page import links
 from app.page import script as page
 from app.parts import Lazy, html
@@ -219,7 +220,11 @@ def build_page():
                   css_classes=[page.FRAME_HIDDEN["intro"]])
     top = pn.FlexBox(language_switch(model), present, justify_content="flex-end", align_items="center",
                      sizing_mode="stretch_width", margin=0)
-    parts = [top, header, tabs, writer]
+    # "Your own numbers" (issue 29): every tab runs on the tables, so the editor sits under them all;
+    # a locked page's scenario is the author's, so it has none.
+    own = pn.Column(OwnNumbers(model=model), sizing_mode="stretch_width", margin=(8, 0, 0, 0),
+                    stylesheets=[theme.CARD], visible=pn.bind(lambda locked: not locked, model.param.locked))
+    parts = [top, header, tabs, own, writer]
     if first_name not in link.shown:  # no step tab, so no caption: the link's notices above the tabs
         parts.insert(2, html(pn.bind(notice_html, model.param.notice), theme.CAPTION, margin=(8, 0, 0, 0),
                              visible=pn.bind(bool, model.param.notice)))

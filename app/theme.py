@@ -88,6 +88,8 @@ ACTION_BAR = stylesheet("action_bar")
 FOLD = stylesheet("fold")  # folds the lookahead field on a phone while it is off
 PHONE_ONLY = stylesheet("phone_only")  # shown only at a phone's width (the jump to the inspector)
 PREDICT = stylesheet("predict")  # Predict first: the call buttons and the verdicts
+TABLE_CELL = stylesheet("table_cell")  # a box of the table editor: its label kept for screen readers only
+TABLES_EDITOR = stylesheet("tables_editor")  # the table editor's headings, messages and preview
 
 
 def esc(text):

@@ -16,11 +16,14 @@ import panel as pn
 import param
 
 from .. import theme, urlstate
+from core.tables_text import compact_text
+
 from ..i18n import link_value, t
 from ..parts import html, update_changed
 from ..page import links
 from ..page.script import FRAME_HIDDEN
 from . import snippet, words
+from .tables_editor import OwnNumbers
 
 COPY_JS = (Path(__file__).resolve().parent / "copy.js").read_text(encoding="utf-8")
 HIDDEN_IN_FRAMES = ("intro", "embed")  # hidden inside an iframe unless the link says NAME_hide=0
@@ -33,7 +36,27 @@ def query(scenario, parts, locked, start, shown, colours, names):
     extra += links.write(shown, start, locked, names)
     if colours != "auto":
         extra.append(("theme", colours))
-    return text + ("&" + urlencode(extra) if extra else "")
+    text += "&" + urlencode(extra) if extra else ""
+    return "&".join(map(readable_table, text.split("&")))
+
+
+def readable_table(pair):
+    """A table's , ; and / as typed (legal in a query): ``target=.6,.3,.1;;1/3,1/3,1/3`` stays readable."""
+    if pair.lstrip("?").startswith(("target=", "q=")):
+        return pair.replace("%2C", ",").replace("%3B", ";").replace("%2F", "/")
+    return pair
+
+
+def embed_tables(model, own):
+    """The scenario's tables for the code, in the link's compact form (only the rows that differ
+    from the authored ones): the editor's when it holds valid tables, else the page's. Other
+    tables than the page's start a trace of their own (steps 0), with the custom draft when q moved."""
+    page = model.session.config.tables
+    tables = own.tables if own.tables is not None else page
+    values = {"target": compact_text(tables.target_rows, "target"), "q": compact_text(tables.q_rows, "q")}
+    if tables != page:
+        values.update(steps=0, draft=own.draft.draft_for(model.draft))
+    return values
 
 
 class EmbedBuilder(pn.viewable.Viewer):
@@ -69,6 +92,9 @@ class EmbedBuilder(pn.viewable.Viewer):
         self.copy.js_on_click(args={"area": self.area, "label": words.COPY_LABEL, "said": words.COPY_SAID},
                               code=COPY_JS)
         self.note = html("", margin=(2, 5), visible=False)
+        # The embed's own tables (issue 29): the page's until the teacher edits them here.
+        self.own = OwnNumbers(model=m, on_page=False)
+        self.own.param.watch(self._render, "tables")
         head = html(f'<div class="section-title"><h2>{theme.esc(words.BUILDER_TITLE)}</h2></div>'
                     f'<p class="muted small">{theme.esc(words.BUILDER_HELP)}</p>')
         parts_box = pn.Column(html(f'<div class="field-title">{theme.esc(words.PARTS_LABEL)}</div>', margin=(0, 5)),
@@ -77,7 +103,7 @@ class EmbedBuilder(pn.viewable.Viewer):
                                   margin=(0, 5)), self.shown, self.note, margin=0)
         form = pn.FlexBox(parts_box, tabs_box, self.start, self.colours, self.lock, self.predict, self.frame_title,
                           self.caption, gap="8px 20px", flex_wrap="wrap", sizing_mode="stretch_width", margin=0)
-        self._layout = pn.Column(head, form, self.area, self.copy, sizing_mode="stretch_width",
+        self._layout = pn.Column(head, form, self.own, self.area, self.copy, sizing_mode="stretch_width",
                                  stylesheets=[theme.CARD], margin=(6, 0), css_classes=[FRAME_HIDDEN["embed"]],
                                  visible=pn.bind(lambda hidden: "embed" not in hidden, m.param.hidden))
         for widget in (self.parts, self.lock, self.predict, self.start, self.shown, self.colours, self.frame_title, self.caption):
@@ -107,6 +133,7 @@ class EmbedBuilder(pn.viewable.Viewer):
         update_changed(self.note, object=f'<p class="field-error">{theme.esc(words.NO_TABS)}</p>',
                        visible=bool(names) and not self.shown.value)
         scenario = dict(self.model.scenario(), lang=link_value(), predict="1" if self.predict.value else "0")
+        scenario.update(embed_tables(self.model, self.own))
         text = query(scenario, self.parts.value, self.lock.value, self.start.value or "", shown,
                      self.colours.value, names)
         code = snippet.snippet((self.base or "") + text, self.frame_title.value.strip(), self.caption.value)

@@ -40,6 +40,8 @@ def draft_help():
     """The draft field's help: what each offered draft does, and why the other drafts are not offered."""
     names = [t(f"draft.{d}") for d in core.ALL_DRAFTS if d not in TREE_DRAFTS]
     text = t("guesses.help.draft")
+    if "custom" in TREE_DRAFTS:  # a teacher's own q (issue 29) is a table draft, so it is offered here
+        text += t("step.space") + t("guesses.help.draft.custom")
     if names:
         drafts = names[0] if len(names) == 1 else t("guesses.help.and", rest=t("url.sep").join(names[:-1]),
                                                      last=names[-1])

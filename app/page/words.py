@@ -6,6 +6,7 @@ arguments and never spells a word. ``NAMES``, ``TABS_LABEL`` and ``JUMP_LABEL``
 are read through ``__getattr__`` so they follow the page's language.
 """
 
+from ..embed import tables_words
 from ..i18n import names_in_language, t
 
 # CSS class on a widget -> the catalogue key of the accessible name of the control inside it.
@@ -39,7 +40,8 @@ def shortcuts_line(labels):
 
 
 _CONSTANTS = {
-    "NAMES": lambda: {css: t(key) for css, key in NAME_KEYS.items()},
+    # The table editor's "Normalise" buttons each name their row (app/embed/tables_words.names).
+    "NAMES": lambda: {**{css: t(key) for css, key in NAME_KEYS.items()}, **tables_words.names()},
     "TABS_LABEL": lambda: t("embed.tabs_label"),
     "JUMP_LABEL": lambda: t("embed.jump"),
 }
