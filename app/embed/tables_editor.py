@@ -172,8 +172,9 @@ class TablesEditor(pn.viewable.Viewer):
             for i, key in enumerate(KEYS):
                 boxes = []
                 for j, token in enumerate(TOKENS):
-                    box = pn.widgets.TextInput(name=words.cell_name(which, key, token), value=d.cells[which][i][j],
-                                               width=60, margin=(2, 2), stylesheets=[theme.TABLE_CELL])
+                    text = d.cells[which][i][j]
+                    box = pn.widgets.TextInput(label=words.cell_name(which, key, token), value=text,
+                                               value_input=text, width=60, margin=(2, 2), stylesheets=[theme.TABLE_CELL])
                     box.param.watch(lambda event, w=which, i=i, j=j: self._typed(w, i, j, event.new), "value_input")
                     boxes.append(box)
                 self.boxes[which, i] = boxes
@@ -192,7 +193,7 @@ class TablesEditor(pn.viewable.Viewer):
         self.reset.on_click(lambda event: self._reset())
         buttons = [self.reset]
         if self.apply is not None:
-            self.use = pn.widgets.Button(label=words.APPLY, button_type="primary", margin=(4, 2),
+            self.use = pn.widgets.Button(label=words.APPLY, color="primary", margin=(4, 2),
                                          stylesheets=[theme.BUTTON])
             self.use.on_click(lambda event: self._use())
             buttons.insert(0, self.use)
