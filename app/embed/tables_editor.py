@@ -275,8 +275,8 @@ class OwnNumbers(pn.viewable.Viewer):
 
     def __init__(self, **params):
         super().__init__(**params)
-        self.toggle = pn.widgets.Toggle(label=words.TOGGLE, margin=(4, 2), stylesheets=[theme.BUTTON],
-                                        css_classes=["sp-own-numbers"])
+        self.toggle = pn.widgets.Toggle(label=words.TOGGLE if self.on_page else words.BUILDER_TOGGLE, margin=(4, 2),
+                                        stylesheets=[theme.BUTTON])
         self.draft = None
         self.editor = None
         self._lazy = Lazy(self._build)
@@ -284,7 +284,8 @@ class OwnNumbers(pn.viewable.Viewer):
         help_text = words.HELP if self.on_page else words.BUILDER_HELP
         self.help = html(f'<p class="muted small">{theme.esc(help_text)}</p>', margin=(0, 2), visible=False)
         self.toggle.param.watch(self._open, "value")
-        self._layout = pn.Column(self.toggle, self.help, self._lazy.layout, sizing_mode="stretch_width", margin=0)
+        self._layout = pn.Column(self.toggle, self.help, self._lazy.layout, sizing_mode="stretch_width", margin=0,
+                                 css_classes=["sp-own-page" if self.on_page else "sp-own-embed"])
 
     def _open(self, event):
         with one_update():

@@ -63,6 +63,7 @@ def note(n):
 
 _CONSTANTS = {
     "TOGGLE": lambda: t("tables.own.toggle"),
+    "BUILDER_TOGGLE": lambda: t("tables.builder.toggle"),
     "HELP": lambda: t("tables.own.help"),
     "BUILDER_HELP": lambda: t("tables.builder.help"),
     "TITLE": lambda: {which: t(f"tables.{which}.title") for which in WHICH},

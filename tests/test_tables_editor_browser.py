@@ -1,0 +1,113 @@
+"""The table editor in Chromium (issue 29 item 2), under ``panel serve``.
+
+A teacher types numbers into the grids, reads core's message, normalises a row by keyboard,
+uses the numbers on the page, builds an embed with its own numbers and opens the embed's link:
+the inspector shows numbers no authored table has (0.6, 0.3, 0.1 and 0.2, 0.5, 0.3).
+axe-core finds no critical or serious problem with the grids open, at 1200 and 375 px, light and dark.
+"""
+
+import re
+from html import unescape
+
+import pytest
+from embed_support import WIDTHS, app_url, axe_violations, browser, open_app, page, shoot  # noqa: F401 (fixtures)
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+LINK = "?draft=biased&width=2&seed=1"
+
+
+def button(scope, name):
+    return scope.get_by_role("button", name=name, exact=True)
+
+
+def box(scope, name):
+    return scope.get_by_label(name, exact=True)
+
+
+def deep_text(p):
+    return p.evaluate("""() => { const out = []; const walk = (n) => { if (n.shadowRoot) walk(n.shadowRoot);
+      for (const c of n.childNodes) { if (c.nodeType === 3) out.push(c.textContent); else walk(c); } };
+      walk(document.body); return out.join(' ').replace(/\\s+/g, ' '); }""")
+
+
+def has_text(p, *parts, timeout=15_000):
+    for _ in range(timeout // 100):
+        text = deep_text(p)
+        if all(part in text for part in parts):
+            return text
+        p.wait_for_timeout(100)
+    raise AssertionError(f"not on the page: {[part for part in parts if part not in deep_text(p)]}")
+
+
+def own(p):
+    return p.locator(".sp-own-page")
+
+
+def test_typing_shows_cores_message_and_normalise_works_by_keyboard(page, app_url):
+    p = open_app(page(), app_url, LINK)
+    button(p, "Your own numbers").click()
+    first = box(own(p), "p(A) at the start")
+    first.wait_for(timeout=30_000)
+    first.fill("0.6")
+    has_text(p, "the target table's first row (the empty prefix): the entries sum to 11/10, not exactly 1 "
+                "(1/10 too much)", "A row above is not a distribution yet")
+    expect(button(own(p), "Use these numbers")).to_be_disabled()
+    box(own(p), "p(B) at the start").fill("abc")
+    has_text(p, "entry 2 (B): it, 'abc', is not a number")
+    box(own(p), "p(B) at the start").fill("0.3")
+    normalise = button(p, "Normalise the target table's row at the start")
+    normalise.focus()
+    p.keyboard.press("Enter")
+    expect(box(own(p), "p(A) at the start")).to_have_value("6/11", timeout=20_000)
+    has_text(p, "Every row sums to exactly 1.")
+    button(own(p), "Reset to the authored rows").click()
+    expect(box(own(p), "p(A) at the start")).to_have_value("0.5", timeout=20_000)
+
+
+def test_use_these_numbers_runs_the_page_on_them(page, app_url):
+    p = open_app(page(), app_url, LINK)
+    button(p, "Your own numbers").click()
+    box(own(p), "p(A) at the start").wait_for(timeout=30_000)
+    for name, value in (("p(A) at the start", "0.6"), ("p(C) at the start", "0.1"),
+                        ("q(A) at the start", "0.2"), ("q(B) at the start", "0.5"), ("q(C) at the start", "0.3")):
+        box(own(p), name).fill(value)
+    has_text(p, "Every row sums to exactly 1.", "custom draft, width 2, seed 1")
+    button(own(p), "Use these numbers").click()
+    has_text(p, "Opened the page on your own numbers")
+    expect(button(p, "Custom")).to_have_attribute("aria-pressed", "true", timeout=20_000)
+    expect(p).to_have_url(re.compile(r"draft=custom.*target=.*q="), timeout=20_000)
+
+
+def test_an_embed_built_with_the_editor_opens_on_its_numbers(page, app_url):
+    p = open_app(page(), app_url, LINK)
+    embed = p.locator(".sp-own-embed")
+    button(p, "Your own numbers in the embed").click()
+    box(embed, "p(A) at the start").wait_for(timeout=30_000)
+    for name, value in (("p(A) at the start", "0.6"), ("p(C) at the start", "0.1"),
+                        ("q(A) at the start", "0.2"), ("q(B) at the start", "0.5"), ("q(C) at the start", "0.3")):
+        box(embed, name).fill(value)
+    area = p.get_by_label("Embed code", exact=False)
+    expect(area).to_have_value(re.compile(r"target=0\.6,0\.3,0\.1&q=0\.2,0\.5,0\.3"), timeout=20_000)
+    src = unescape(re.search(r'src="([^"]+)"', area.input_value())[1])
+    assert "draft=custom" in src
+    p.goto(app_url + "?" + src.split("?", 1)[1])
+    button(p, "Draft").wait_for(timeout=60_000)
+    button(p, "Draft").click()
+    button(p, "Verify").click()
+    p.get_by_role("button", name="rejected").first.click()
+    has_text(p, "0.20 0.50 0.30", "0.60 0.30 0.10")
+
+
+@pytest.mark.parametrize("width, scheme", [(w, "light") for w in WIDTHS] + [(1200, "dark"), (375, "dark")])
+def test_the_open_editor_is_axe_clean_and_fits(page, app_url, width, scheme):
+    p = open_app(page(width=width, color_scheme=scheme), app_url, LINK + ("&theme=dark" if scheme == "dark" else ""))
+    button(p, "Your own numbers").click()
+    box(own(p), "q(C) after C").wait_for(timeout=30_000)
+    box(own(p), "q(A) after B").fill("0.9")  # a message on screen too
+    has_text(p, "the q table's row after B")
+    assert p.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    own(p).scroll_into_view_if_needed()
+    own(p).screenshot(path=str(shoot(p, f"tables_editor_page_{width}_{scheme}")))
+    assert axe_violations(p) == []
