@@ -89,6 +89,7 @@ FOLD = stylesheet("fold")  # folds the lookahead field on a phone while it is of
 PHONE_ONLY = stylesheet("phone_only")  # shown only at a phone's width (the jump to the inspector)
 PREDICT = stylesheet("predict")  # Predict first: the call buttons and the verdicts
 TABLE_CELL = stylesheet("table_cell")  # a box of the table editor: its label kept for screen readers only
+SMALL_BUTTON = stylesheet("small_button")  # after BUTTON: a row's "Normalise"
 TABLES_EDITOR = stylesheet("tables_editor")  # the table editor's headings, messages and preview
 
 

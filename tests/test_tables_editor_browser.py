@@ -10,7 +10,7 @@ import re
 from html import unescape
 
 import pytest
-from embed_support import WIDTHS, app_url, axe_violations, browser, open_app, page, shoot  # noqa: F401 (fixtures)
+from embed_support import SCREENSHOTS, WIDTHS, app_url, axe_violations, browser, open_app, page  # noqa: F401 (fixtures)
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -39,6 +39,13 @@ def has_text(p, *parts, timeout=15_000):
             return text
         p.wait_for_timeout(100)
     raise AssertionError(f"not on the page: {[part for part in parts if part not in deep_text(p)]}")
+
+
+def picture(locator, name):
+    """A screenshot of one part (``tests/screenshots/NAME.png``), looked at by people."""
+    locator.scroll_into_view_if_needed()
+    locator.page.mouse.move(0, 0)
+    locator.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
 
 
 def own(p):
@@ -74,6 +81,7 @@ def test_use_these_numbers_runs_the_page_on_them(page, app_url):
                         ("q(A) at the start", "0.2"), ("q(B) at the start", "0.5"), ("q(C) at the start", "0.3")):
         box(own(p), name).fill(value)
     has_text(p, "Every row sums to exactly 1.", "custom draft, width 2, seed 1")
+    picture(own(p), "tables_editor_preview_1200")
     button(own(p), "Use these numbers").click()
     has_text(p, "Opened the page on your own numbers")
     expect(button(p, "Custom")).to_have_attribute("aria-pressed", "true", timeout=20_000)
@@ -90,6 +98,7 @@ def test_an_embed_built_with_the_editor_opens_on_its_numbers(page, app_url):
         box(embed, name).fill(value)
     area = p.get_by_label("Embed code", exact=False)
     expect(area).to_have_value(re.compile(r"target=0\.6,0\.3,0\.1&q=0\.2,0\.5,0\.3"), timeout=20_000)
+    picture(p.locator(".sp-own-embed"), "tables_editor_embed_1200")
     src = unescape(re.search(r'src="([^"]+)"', area.input_value())[1])
     assert "draft=custom" in src
     p.goto(app_url + "?" + src.split("?", 1)[1])
@@ -108,6 +117,5 @@ def test_the_open_editor_is_axe_clean_and_fits(page, app_url, width, scheme):
     box(own(p), "q(A) after B").fill("0.9")  # a message on screen too
     has_text(p, "the q table's row after B")
     assert p.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
-    own(p).scroll_into_view_if_needed()
-    own(p).screenshot(path=str(shoot(p, f"tables_editor_page_{width}_{scheme}")))
+    picture(own(p), f"tables_editor_page_{width}_{scheme}")
     assert axe_violations(p) == []

@@ -174,11 +174,13 @@ class TablesEditor(pn.viewable.Viewer):
                 for j, token in enumerate(TOKENS):
                     text = d.cells[which][i][j]
                     box = pn.widgets.TextInput(label=words.cell_name(which, key, token), value=text,
-                                               value_input=text, width=60, margin=(2, 2), stylesheets=[theme.TABLE_CELL])
+                                               value_input=text, width=54, margin=(2, 2),
+                                               stylesheets=[theme.TABLE_CELL])
                     box.param.watch(lambda event, w=which, i=i, j=j: self._typed(w, i, j, event.new), "value_input")
                     boxes.append(box)
                 self.boxes[which, i] = boxes
-                norm = pn.widgets.Button(label=words.NORMALISE, margin=(2, 2), stylesheets=[theme.BUTTON],
+                norm = pn.widgets.Button(label=words.NORMALISE, margin=(2, 2),
+                                         stylesheets=[theme.BUTTON, theme.SMALL_BUTTON],
                                          css_classes=[words.css(which, i)])
                 norm.on_click(lambda event, w=which, i=i: self._normalise(w, i))
                 label = html(f'<div class="row-name">{theme.esc(words.row_name(key))}</div>', theme.TABLES_EDITOR,
