@@ -119,3 +119,15 @@ def test_the_open_editor_is_axe_clean_and_fits(page, app_url, width, scheme):
     assert p.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     picture(own(p), f"tables_editor_page_{width}_{scheme}")
     assert axe_violations(p) == []
+
+
+def test_the_chinese_editor_speaks_chinese_and_fits_a_phone(page, app_url):
+    p = page(width=375)
+    p.goto(app_url + LINK + "&lang=zh")
+    button(p, "你自己的数字").click(timeout=60_000)
+    box(own(p), "q(C)，在 C 之后").wait_for(timeout=30_000)
+    box(own(p), "p(B)，在开头").fill("0,5")
+    has_text(p, "目标表中在开头，B 那一项：0,5 不是数字")
+    assert p.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    picture(own(p), "tables_editor_page_375_zh")
+    assert axe_violations(p) == []
