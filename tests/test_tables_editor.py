@@ -217,6 +217,16 @@ def test_use_these_numbers_opens_the_page_on_them_as_a_link_would():
                            q=same.values["q"]) == model.session.config
 
 
+def test_use_waits_for_numbers_other_than_the_pages():
+    _, _, editor = opened(page=True)
+    assert editor.use.disabled
+    assert "the numbers the page runs on" in editor.state.object
+    type_row(editor, "target", 2, ("0.5", "0.25", "0.25"))
+    assert not editor.use.disabled
+    editor._reset()
+    assert editor.use.disabled
+
+
 def test_use_is_refused_while_a_row_is_bad():
     model, _, editor = opened(page=True)
     type_row(editor, "target", 1, ("1", "1", "1"))

@@ -250,11 +250,13 @@ class TablesEditor(pn.viewable.Viewer):
                         "".join(f'<p class="row-note">{theme.esc(words.note(n))}</p>' for n in d.row_notes(which, i)))
                 update_changed(self.errors[which, i], object=text, visible=bool(text))
         ok = d.tables is not None
-        state = words.OK if ok else words.INVALID if self.apply is not None else words.BUILDER_INVALID
+        same = ok and self.apply is not None and d.tables == d.base  # nothing to use: the page runs on them
+        state = (words.UNCHANGED if same else words.OK if ok else
+                 words.INVALID if self.apply is not None else words.BUILDER_INVALID)
         update_changed(self.state, object=f'<p role="status" class="{"state-ok" if ok else "state-bad"}">'
                                           f'{theme.esc(state)}</p>')
         if self.apply is not None:
-            update_changed(self.use, disabled=not ok)
+            update_changed(self.use, disabled=not ok or same)
         config = self.scenario_config()
         update_changed(self.preview, object=preview_html(config) if config is not None else "")
 
