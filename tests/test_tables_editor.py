@@ -112,6 +112,13 @@ def test_the_chinese_page_says_each_problem_in_chinese(which, i, texts):
     assert not re.search(r"\b(table|row|entries|number|negative)\b", said), said
 
 
+def test_a_huge_paste_is_refused_at_once_with_cores_message():
+    _, _, editor = opened()
+    type_row(editor, "target", 0, ("9" * 5000, "0", "0"))
+    assert message(editor, "target", 0).startswith("the target table's first row (the empty prefix), entry 1 (A): "
+                                                   "too many digits (5000 characters, at most 12)")
+
+
 def test_a_draft_row_that_never_proposes_a_possible_token_is_allowed_and_explained():
     _, _, editor = opened()
     type_row(editor, "q", 1, ("0", "0.5", "0.5"))

@@ -20,7 +20,7 @@ import param
 import core
 from core.display import exact_or_dec
 from core.tables import AUTHORED, KEYS, Tables
-from core.tables_text import TableTextError, entry_text, normalise_row, notes, parse_row, table_text
+from core.tables_text import MAX_ENTRY, TableTextError, entry_text, normalise_row, notes, parse_row, table_text
 from toy_tables import TOKENS
 
 from .. import theme, urlstate
@@ -174,7 +174,7 @@ class TablesEditor(pn.viewable.Viewer):
                 for j, token in enumerate(TOKENS):
                     text = d.cells[which][i][j]
                     box = pn.widgets.TextInput(label=words.cell_name(which, key, token), value=text,
-                                               value_input=text, width=54, margin=(2, 2),
+                                               value_input=text, width=54, margin=(2, 2), max_length=4 * MAX_ENTRY,  # a paste stays short; core says why
                                                stylesheets=[theme.TABLE_CELL])
                     box.param.watch(lambda event, w=which, i=i, j=j: self._typed(w, i, j, event.new), "value_input")
                     boxes.append(box)
