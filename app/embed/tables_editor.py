@@ -174,7 +174,8 @@ class TablesEditor(pn.viewable.Viewer):
                 for j, token in enumerate(TOKENS):
                     text = d.cells[which][i][j]
                     box = pn.widgets.TextInput(label=words.cell_name(which, key, token), value=text,
-                                               value_input=text, width=54, margin=(2, 2), max_length=4 * MAX_ENTRY,  # a paste stays short; core says why
+                                               value_input=text, width=54, margin=(2, 2),
+                                               max_length=4 * MAX_ENTRY,  # a paste stays short; core says why
                                                stylesheets=[theme.TABLE_CELL])
                     box.param.watch(lambda event, w=which, i=i, j=j: self._typed(w, i, j, event.new), "value_input")
                     boxes.append(box)
