@@ -130,7 +130,7 @@ def proposal_html(it, draft="aligned"):
         facts.append((esc(t("step.fact.decision")), f"{_verdict(x.status)} {esc(words.decision(x))}"))
     elif x.status == "discarded":
         facts.append((esc(t("step.fact.decision")), f'{_verdict("discarded")} {esc(words.discarded_why(block))}'))
-    if it.masked:  # Predict first: the residual and the draw are the answer the reader is giving
+    if getattr(it, "masked", False):  # Predict first: the residual and the draw are the answer the reader is giving
         facts.append((esc(t("step.fact.replacement")), esc(t("step.predict.support.inspector"))))
     if it.correction is not None:
         c = it.correction
