@@ -91,7 +91,11 @@ def test_the_correction_is_masked_everywhere_until_answered(seed):
     assert "Drawn after you mark which tokens it can be" in shown
     assert "residual [" not in shown and "drawn from the residual; it goes into the output" not in shown
     assert not view.inspector._residual.visible and not view.inspector._stack.visible
-    # The lanes, the timeline, the output and the history never show a verified block's tokens before Commit.
+    # The output card, empty before the first Commit, says how many tokens Commit appends, not which.
+    if not m.session.blocks:
+        assert f"Commit appends block 1's {len(with_it.committed)}" not in text(before["output"])
+        assert "once you have answered" in text(before["output"])
+    # The lanes, the timeline and the history never show a verified block's tokens before Commit.
     assert "↺" not in before["timeline"]
     answer(view, "ABC")
     after = panes(view)
@@ -99,7 +103,11 @@ def test_the_correction_is_masked_everywhere_until_answered(seed):
     assert f"the correction {token} was drawn" in text(after["caption"])
     assert "drawn from the residual; it goes into the output" in text(after["inspector"])
     assert view.inspector._residual.visible
-    for part in ("lanes", "timeline", "output", "history"):  # these had nothing to hide: unchanged by the answer
+    if not m.session.blocks:
+        assert " ".join(with_it.committed) in text(after["output"])
+    fresh = panes(StepView(model=m))  # drawn anew from the model: the watchers left nothing stale
+    assert fresh == after
+    for part in ("lanes", "timeline", "history"):  # these had nothing to hide: unchanged by the answer
         assert after[part] == before[part], part
 
 

@@ -266,11 +266,11 @@ class Caption(pn.viewable.Viewer):
 
 # ---- the token strip --------------------------------------------------------------------
 
-def output_html(session):
+def output_html(session, masked=False):
     head = (f'<div class="section-title"><h2>{theme.esc(t("step.output.title"))}</h2><span class="muted">'
             f'{theme.esc(words.output_count(session))}</span></div>')
     if not session.blocks:
-        return head + f'<div class="empty-note">{theme.esc(words.empty_output(session))}</div>'
+        return head + f'<div class="empty-note">{theme.esc(words.empty_output(session, masked))}</div>'
     groups = []
     for block in session.blocks:
         chips = "".join(
@@ -363,7 +363,7 @@ class TokenStrip(pn.viewable.Viewer):
     def __init__(self, **params):
         super().__init__(**params)
         m = self.model
-        self.output = html(output_html(m.session), theme.CHIPS, margin=(0, 0, 6, 0))
+        self.output = html(output_html(m.session, m.asking_block() is not None), theme.CHIPS, margin=(0, 0, 6, 0))
         self.block_title = html(block_title_html(m.session), margin=(6, 0, 0, 0))
         self.chips = html(chips_html(m.block_in_view(), m.focus, m.asking_block() is not None), theme.CHIPS,
                           margin=(2, 0))
@@ -372,13 +372,13 @@ class TokenStrip(pn.viewable.Viewer):
         self._layout = pn.Column(self.output, self.block_title, self.chips, self.note, self._legend,
                                  sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0))
 
-    @param.depends("model.session", watch=True)
+    @param.depends("model.session", "model.asking", "model.predict", watch=True)
     def _render_text(self):
         """The output, the block's title and its notes (set by a watcher: see Caption._render)."""
         session = self.model.session
-        self.output.object = output_html(session)
-        self.block_title.object = block_title_html(session)
-        self.note.object = block_notes_html(session)
+        update_changed(self.output, object=output_html(session, self.model.asking_block() is not None))
+        update_changed(self.block_title, object=block_title_html(session))
+        update_changed(self.note, object=block_notes_html(session))
 
     @param.depends("model.session", "model.focus", "model.asking", "model.predict", watch=True)
     def _render_chips(self):

@@ -407,9 +407,12 @@ def pending_counts(block):
     return t("step.pending.verified", block=block.index + 1, tokens=count(len(block.committed), "token"))
 
 
-def empty_output(session):
-    """What the empty Output card says: after Verify, which tokens Commit will append."""
+def empty_output(session, masked=False):
+    """What the empty Output card says: after Verify, which tokens Commit will append (``masked``: how many,
+    while Predict first asks which tokens the correction can be)."""
     block = session.pending
+    if block is not None and block.verified and masked:
+        return t("step.output.empty_pending.masked", block=block.index + 1, count=count(len(block.committed), "token"))
     if block is not None and block.verified:
         return t("step.output.empty_pending", block=block.index + 1, count=count(len(block.committed), "token"),
                  tokens=tokens(block.committed))
