@@ -247,3 +247,8 @@ def test_the_question_and_the_reveal_in_chinese():
     assert "校正 token 可能是哪些？" in question and "你漏掉了 C" in reveal and "7/10 = 0.7" in reveal
     left = re.sub(r"token|norm\(max", "", question + reveal)
     assert not re.search(r"[a-z]{4,}", left), left
+
+
+def test_the_question_shows_the_rows_it_is_answered_from():
+    shown = text(asked().predict.html.object)
+    assert "There p = A 1/5 = 0.2, B 3/5 = 0.6, C 1/5 = 0.2 and q = A 7/10 = 0.7, B 1/4 = 0.25, C 1/20 = 0.05" in shown

@@ -76,6 +76,7 @@ def question_html(block, marked):
                f'{esc(t("step.predict.support.confirm"))}</button>')
     return (f'<h3 class="small">{esc(t("step.predict.support.title"))}</h3>'
             f'<p class="muted small">{esc(predict_words.support_lead(rejected_of(block)))}</p>'
+            f'<p class="small">{esc(predict_words.support_rows(rejected_of(block)))}</p>'
             f'<div class="predict-row" role="group" aria-label="{esc(t("step.predict.support.aria"))}">'
             f'{toggles}{confirm}</div>'
             f'<p class="predict-status" role="status">{esc(predict_words.marked_line(marked))}</p>')

@@ -104,15 +104,24 @@ def support_lead(proposal):
     return t("step.predict.support.lead", position=proposal.index + 1, token=proposal.token)
 
 
+def _row(values):
+    return t("step.list_sep").join(t("step.predict.support.entry", token=x, value=chance(v))
+                                   for x, v in zip(TOKENS, values))
+
+
+def support_rows(proposal):
+    """The rejected position's p and q (core's rows): what the reader reasons from."""
+    return t("step.predict.support.rows", p=_row(proposal.p), q=_row(proposal.q))
+
+
 def support_reveal(check, proposal):
     """The reveal, sentence by sentence: the residual exactly, its support and why (p > q), the verdict, the draw.
 
     Every number is a field of ``check`` (``core.predict.SupportCheck``); which tokens are in the
     support is core's ``check.support``, never compared here.
     """
-    row = t("step.list_sep").join(t("step.predict.support.entry", token=x, value=chance(r))
-                                  for x, r in zip(TOKENS, check.residual))
-    lines = [t("step.predict.support.residual", position=proposal.index + 1, token=proposal.token, row=row)]
+    lines = [t("step.predict.support.residual", position=proposal.index + 1, token=proposal.token,
+               row=_row(check.residual))]
     entries = {x: (p, q) for x, p, q in zip(TOKENS, check.p, check.q)}
     inside = _tokens(t("step.predict.support.in", token=x, p=chance(entries[x][0]), q=chance(entries[x][1]))
                      for x in check.support)
