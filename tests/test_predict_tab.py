@@ -117,14 +117,24 @@ def test_a_block_verified_again_after_step_back_is_counted_once():
     m = view.model
     play(view, lambda i: KEPT, 1)
     once = m.tally()
-    m.back(); m.back()  # back before Verify
-    assert view.actions.buttons["verify"].disabled  # the calls are asked again
-    for i in range(3):
-        view.opener.click(call_key(i, KEPT))
+    m.back(); m.back()  # back before Verify: the outcome is known now, so it is not called again
+    assert not view.actions.buttons["verify"].disabled and m.calling() is None
+    assert "You have already seen what Verify does with block 1" in text(view.predict.html.object)
     click(view.actions.buttons["verify"])
-    for token in "ABC":  # the same answer to the correction's question as the first time
-        view.opener.click(support_key(token))
-    view.opener.click(support_key("confirm"))
+    assert m.tally() == once and m.asking is None  # the first calls stand; no second question either
+    assert "Your calls, judged" in text(view.predict.html.object)
+
+
+def test_calls_made_knowing_the_outcome_never_reach_the_tally():
+    view = predicting()
+    m = view.model
+    play(view, lambda i: KEPT, 1)  # position 2 was rejected: "kept" there was wrong
+    once = m.tally()
+    m.jump(1)  # the drafted moment of block 1, from the timeline
+    assert m.calling() is None
+    m.call(1, REJECTED)  # a call now would be made knowing the answer
+    assert "nothing to call" in m.notice
+    click(view.actions.buttons["verify"])
     assert m.tally() == once
 
 

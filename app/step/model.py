@@ -163,6 +163,11 @@ class StepModel(TabModel):
         Each judged block's ``core.predict.BlockCalls`` by block index, for this trace; a block
         verified again (after Step back) replaces its entry, so the tally never counts it twice.""")
 
+    seen = param.ClassSelector(class_=frozenset, default=frozenset(), doc="""
+        Indices of the blocks whose Verify the reader has seen in this trace (a step, a run, a jump or a
+        link showed it). Predict first judges a block once: after Step back its outcome is known, so it
+        is not called again and the first calls stay in the tally.""")
+
     asking = param.Integer(default=None, allow_None=True, doc="""
         Predict first, after a rejection: the index of the verified block whose correction the reader
         is asked about (which tokens it can be) before it is shown; None when no question is open.""")
@@ -215,7 +220,7 @@ class StepModel(TabModel):
             if new == old:
                 return
             self._publish(session=core.Session.start(new), focus=None, notice="", calls=(None, ()), judged={},
-                          asking=None, marked=(), happened=words.scenario_changed(old, new))
+                          asking=None, marked=(), seen=frozenset(), happened=words.scenario_changed(old, new))
         self._guard(restart)
 
     def open_link(self, url, happened=None):
@@ -236,7 +241,7 @@ class StepModel(TabModel):
             steps = values.get("steps", 0)
             session = self._timeline_of(core.Session.start(config)).for_link(steps)
             self._publish(**scenario, session=session, focus=focus_after(session),
-                          hidden=frozenset(url.hidden), notice=url.notice, calls=(None, ()), judged={}, asking=None, marked=(),
+                          hidden=frozenset(url.hidden), notice=url.notice, calls=(None, ()), judged={}, asking=None, marked=(), seen=frozenset(),
                           happened=happened or words.opened_link(config, steps))
         self._guard(apply)
 
@@ -352,13 +357,24 @@ class StepModel(TabModel):
             self._publish(notice=words.not_possible(action, error))
             return
         focus = None if action == "reset" else focus_after(after)
-        extra = ({"judged": {}, "calls": (None, ()), "asking": None, "marked": ()} if action == "reset"
+        extra = ({"judged": {}, "calls": (None, ()), "asking": None, "marked": (), "seen": frozenset()}
+                 if action == "reset"
                  else self._judge(before, after))
         if extra.get("asking") is not None:  # the correction waits for the reader's answer: a sentence without it
             said = words.verified(after.pending, draft=after.config.draft, masked=True)
         else:
             said = words.happened(action, before, after)
         self._publish(session=after, focus=focus, notice="", happened=said, **extra)
+
+    def _publish(self, **changes):
+        """``TabModel._publish``, and a session shown makes its verified blocks ``seen`` (in the same update)."""
+        session = changes.get("session")
+        if session is not None:
+            shown = {b.index for b in session.blocks}
+            if session.pending is not None and session.pending.verified:
+                shown.add(session.pending.index)
+            changes["seen"] = changes.get("seen", self.seen) | shown
+        super()._publish(**changes)
 
     # ---- Predict first (core.predict judges; nothing here counts chances) -------------
 
@@ -375,7 +391,14 @@ class StepModel(TabModel):
     def calling(self):
         """The block the reader calls now: the pending block, drafted and not verified, while Predict is on."""
         block = self.session.pending
-        if not self.predict or block is None or block.verified or not block.proposals:
+        if not self.predict or block is None or block.verified or not block.proposals or block.index in self.seen:
+            return None
+        return block
+
+    def seen_again(self):
+        """The drafted block on the strip when Predict first is on and its Verify was seen before (Step back); else None."""
+        block = self.session.pending
+        if not self.predict or block is None or block.verified or block.index not in self.seen:
             return None
         return block
 
@@ -407,7 +430,7 @@ class StepModel(TabModel):
     def _judge(self, before, after):
         """The calls on the block ``before`` was about to verify, judged by core once ``after`` has verified it."""
         block = before.pending
-        if not self.predict or block is None or block.verified or not block.proposals:
+        if not self.predict or block is None or block.verified or not block.proposals or block.index in self.seen:
             return {}
         index, calls = self.calls
         if index != block.index or len(calls) != len(block.proposals):

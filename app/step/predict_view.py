@@ -109,6 +109,8 @@ def predict_html(model):
     judged = model.judged_in_view()
     if block is not None:
         body = calls_html(block, model.current_calls())
+    elif model.seen_again() is not None:
+        body = f'<p class="muted small">{theme.esc(predict_words.seen_again(model.seen_again()))}</p>'
     elif judged is not None:
         body = verdicts_html(judged)
         asked = model.asking_block()

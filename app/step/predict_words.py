@@ -66,6 +66,11 @@ def tally_line(tally):
 
 # ---- after a rejection: which tokens can the correction be? (core.predict.SupportCheck) ----
 
+def seen_again(block):
+    """Why a block drafted again after Step back is not called: its outcome has been shown."""
+    return t("step.predict.seen", block=block.index + 1)
+
+
 def held():
     """Why Run block, Run to end and a later moment wait while Predict first waits (calls or the support)."""
     return t("step.predict.held")
