@@ -241,7 +241,8 @@ class StepModel(TabModel):
             steps = values.get("steps", 0)
             session = self._timeline_of(core.Session.start(config)).for_link(steps)
             self._publish(**scenario, session=session, focus=focus_after(session),
-                          hidden=frozenset(url.hidden), notice=url.notice, calls=(None, ()), judged={}, asking=None, marked=(), seen=frozenset(),
+                          hidden=frozenset(url.hidden), notice=url.notice, calls=(None, ()), judged={},
+                          asking=None, marked=(), seen=frozenset(),
                           happened=happened or words.opened_link(config, steps))
         self._guard(apply)
 
@@ -396,7 +397,7 @@ class StepModel(TabModel):
         return block
 
     def seen_again(self):
-        """The drafted block on the strip when Predict first is on and its Verify was seen before (Step back); else None."""
+        """The drafted block on the strip, with Predict first on, whose Verify was seen before (Step back); else None."""
         block = self.session.pending
         if not self.predict or block is None or block.verified or block.index not in self.seen:
             return None

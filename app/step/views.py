@@ -175,7 +175,8 @@ class Actions(pn.viewable.Viewer):
                 margin=(4, 20, 4, 4) if action in ("commit", "run_to_end") else (4, 4))
             for action in words.ACTION_NAMES}
         self.actions = ActionButtons(m, buttons, lambda a: (m.can(a), m.session.next_action == a))
-        m.param.watch(self.actions.update, ["calls", "predict", "asking"])  # Verify waits for every call, Commit for the support (Predict first)
+        # Predict first: Verify waits for every call, Commit for the correction's tokens.
+        m.param.watch(self.actions.update, ["calls", "predict", "asking"])
         self.buttons = buttons
         self.buttons["reset"].visible = pn.bind(shown("reset"), m.param.hidden)
         self.back = back_button(m)  # Step back, before Next step (app/step/timeline_view.py)
