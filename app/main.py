@@ -221,9 +221,12 @@ def build_page():
     top = pn.FlexBox(language_switch(model), present, justify_content="flex-end", align_items="center",
                      sizing_mode="stretch_width", margin=0)
     # "Your own numbers" (issue 29): every tab runs on the tables, so the editor sits under them all;
-    # a locked page's scenario is the author's, so it has none.
+    # a locked page's scenario is the author's, so it has none; inside an iframe it is hidden
+    # unless the link says tables_hide=0 (course notes embed the author's numbers).
     own = pn.Column(OwnNumbers(model=model), sizing_mode="stretch_width", margin=(8, 0, 0, 0),
-                    stylesheets=[theme.CARD], visible=pn.bind(lambda locked: not locked, model.param.locked))
+                    stylesheets=[theme.CARD], css_classes=[page.FRAME_HIDDEN["tables"]],
+                    visible=pn.bind(lambda locked, hidden: not locked and "tables" not in hidden,
+                                    model.param.locked, model.param.hidden))
     parts = [top, header, tabs, own, writer]
     if first_name not in link.shown:  # no step tab, so no caption: the link's notices above the tabs
         parts.insert(2, html(pn.bind(notice_html, model.param.notice), theme.CAPTION, margin=(8, 0, 0, 0),

@@ -154,7 +154,7 @@ APART = {prop.name: prop for prop in (LANG, PRESENT, PREDICT)}  # in the URL, no
 
 # Parts of the page a link may hide with NAME_hide=1 (or true/yes).
 HIDEABLE = ("draft", "width", "seed", "lookahead", "schedule", "reset", "intro", "counters", "history", "embed",
-            "guide")
+            "guide", "tables")
 HIDE_SUFFIX = "_hide"
 _TRUE = {"1", "true", "yes", "on"}
 

@@ -10,6 +10,8 @@ import pytest
 from embed_support import WIDTHS, app_url, browser, host_page, host_site, new_page, shoot  # noqa: F401 (fixtures)
 
 from app.embed import snippet
+from app.embed import tables_words
+from app.page.script import FRAME_HIDDEN
 from app.embed import words as embed_words
 
 pytestmark = pytest.mark.browser
@@ -98,11 +100,11 @@ def test_the_builder_writes_every_choice_into_the_code():
 
     names = ["step", "exact", "payoff"]
     scenario = {"draft": "biased", "width": 3, "seed": 1, "lookahead": "off", "steps": 0}
-    plain = query(scenario, ["intro", "embed"], False, "step", names, "auto", names)
+    plain = query(scenario, ["intro", "embed", "tables"], False, "step", names, "auto", names)
     assert plain == "?draft=biased&width=3&seed=1"  # an embed's defaults cost nothing in the link
     full = query(scenario, ["seed", "reset"], True, "exact", ["step", "exact"], "dark", names)
     assert full == ("?draft=biased&width=3&seed=1&seed_hide=1&reset_hide=1&intro_hide=0&embed_hide=0"
-                    "&tabs=step%2Cexact&tab=exact&lock=1&theme=dark")
+                    "&tables_hide=0&tabs=step%2Cexact&tab=exact&lock=1&theme=dark")
     # Every hideable part has a box in the form.
     assert set(embed_words.PARTS) == set(HIDEABLE)
 
@@ -151,6 +153,10 @@ def test_copy_inside_a_cross_origin_frame_copies_or_selects_and_says_so(browser,
         copy = frame.get_by_role("button", name=embed_words.COPY_LABEL)
         copy.wait_for(timeout=60_000)
         assert frame.locator("h1").count() == 1 and not frame.locator("h1").is_visible()  # intro still hidden
+        # The table editor ("Your own numbers") is hidden in a frame too: course notes embed the author's numbers.
+        own = frame.locator("." + FRAME_HIDDEN["tables"])
+        assert own.count() == 1 and not own.is_visible()
+        assert frame.get_by_role("button", name=tables_words.TOGGLE, exact=True).count() == 0
         code = frame.get_by_role("textbox", name=embed_words.AREA_LABEL).input_value()
         assert code.startswith("<iframe ") and "<script>" in code
         copy.click()

@@ -26,7 +26,7 @@ from . import snippet, words
 from .tables_editor import OwnNumbers
 
 COPY_JS = (Path(__file__).resolve().parent / "copy.js").read_text(encoding="utf-8")
-HIDDEN_IN_FRAMES = ("intro", "embed")  # hidden inside an iframe unless the link says NAME_hide=0
+HIDDEN_IN_FRAMES = ("intro", "embed", "tables")  # hidden inside an iframe unless the link says NAME_hide=0
 
 
 def query(scenario, parts, locked, start, shown, colours, names):

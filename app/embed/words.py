@@ -9,7 +9,7 @@ from ..i18n import names_in_language, t
 
 # Every part a link may hide (app/urlstate.HIDEABLE), in the form's order; its name is ``embed.part.<part>``.
 PARTS_ORDER = ("draft", "width", "seed", "lookahead", "schedule", "reset", "counters", "history", "intro", "embed",
-               "guide")
+               "guide", "tables")
 THEME_VALUES = ("auto", "light", "dark")
 
 _CONSTANTS = {

@@ -28,7 +28,8 @@ PRESENT_KEEP = "sp-present-keep"
 PRESENT_ON = "sp-present"
 
 # Parts hidden inside an iframe unless the link says NAME_hide=0: CSS class on the part -> NAME.
-FRAME_HIDDEN = {"intro": "sp-frame-hidden-intro", "embed": "sp-frame-hidden-embed"}
+FRAME_HIDDEN = {"intro": "sp-frame-hidden-intro", "embed": "sp-frame-hidden-embed",
+                "tables": "sp-frame-hidden-tables"}
 
 # The message a page posts to its parent window with its content height (web/host.js reads it).
 HEIGHT_TYPE = "specstep:height"
