@@ -182,27 +182,58 @@ class ActionButtons:
 
 
 OPEN_CLASS = "sp-open"  # the hidden input of an Opener (app/page/page.js writes to it)
+OPEN_RECENT = 16  # how many of its latest clicks page.js writes into the input each time
 
 
 class Opener:
     """Buttons drawn in HTML (the token chips, the block history) that open something in the inspector.
 
     Such a button carries ``data-sp-open="KEY"``; ``app/page/page.js`` turns its click into
-    ``KEY@n`` (n counts clicks, so the same button twice is two changes) in a hidden text input,
-    and one watcher hands KEY to ``open(key)``. Drawn as HTML, restyling a strip is one text
-    change; as Bokeh buttons, every button whose class or visibility changes makes BokehJS lay
-    out the whole page again (about 60 ms a click).
+    ``K1|K2|KEY@n`` in a hidden text input: the keys of the latest clicks (at most ``OPEN_RECENT``),
+    this one last, and n the number of clicks so far. One watcher hands each key it has not seen
+    yet to ``open(key)``, in order. The value carries the clicks before it because the input is
+    state, not events: the built page's loader (web/loader.js) and Panel's server (its debounce)
+    both keep only the latest value of a property that changes while Python is busy, so two quick
+    clicks would otherwise reach Python as the second alone. A single click is still one change.
+    Drawn as HTML, restyling a strip is one text change; as Bokeh buttons, every button whose
+    class or visibility changes makes BokehJS lay out the whole page again (about 60 ms a click).
     """
 
     def __init__(self, open):
         self.input = pn.widgets.TextInput(value="", visible=False, css_classes=[OPEN_CLASS], margin=0)
-        self.input.param.watch(lambda event: open(event.new.split("@", 1)[0]), "value")
-        self._clicks = 0
+        self.input.param.watch(self._changed, "value")
+        self._open = open
+        self._seen = 0  # the n of the latest value handled
+        self._recent = []  # what click() wrote last, as page.js keeps it
+
+    def _changed(self, event):
+        keys, n = opened_keys(event.new)
+        fresh = keys[max(0, len(keys) - (n - self._seen)):] if n > self._seen else []
+        self._seen = max(self._seen, n)
+        if len(fresh) == 1:
+            self._open(fresh[0])
+            return
+        with one_update():  # several clicks at once are still one update to the page
+            for key in fresh:
+                self._open(key)
 
     def click(self, key):
         """What page.js does for a click on the button with ``data-sp-open="KEY"`` (tests use it)."""
-        self._clicks += 1
-        self.input.value = f"{key}@{self._clicks}"
+        self._recent = [*self._recent, key][-OPEN_RECENT:]
+        self.input.value = open_value(self._recent, self._seen + 1)
+
+
+def open_value(keys, n):
+    """The input's value for the latest ``keys`` (oldest first) when ``n`` clicks have been made."""
+    return "|".join(keys) + f"@{n}"
+
+
+def opened_keys(value):
+    """``(keys, n)`` from an Opener's value; a value page.js did not write gives ``([], 0)``."""
+    keys, _, count = value.rpartition("@")
+    if not count.isdigit():
+        return [], 0
+    return keys.split("|"), int(count)
 
 
 def open_attrs(key, description):
