@@ -18,6 +18,7 @@ from core.display import dec, exact_or_dec, versus
 from core.drafts import lookup_match
 
 from ..i18n import has, t
+from ..parts import draft_name
 from . import draft_words
 
 ACTION_NAMES = ("draft", "verify", "commit", "step", "run_block", "run_to_end", "reset")
@@ -96,12 +97,6 @@ def scenario_changed(old, new):
         changes.append(t("step.change.heuristic" if new.schedule == "heuristic" else "step.change.fixed"))
     what = t("step.change.and").join(changes) if changes else t("step.change.scenario")
     return t("step.started_over", what=what)
-
-
-def draft_name(draft):
-    """A draft's name in a sentence ("biased", "偏置")."""
-    key = f"step.draft_name.{draft}"
-    return t(key) if has(key) else draft
 
 
 def opened_link(config, steps):
