@@ -17,12 +17,10 @@ from core.timeline import Timeline, moment_index
 from core.tree import MAX_CANDIDATES, MAX_TREE_WIDTH, TREE_DRAFTS, Node, TreeBlock, TreeSession
 
 from ..i18n import t
-from ..parts import DRAFT_OPTIONS, TabModel
+from ..parts import TabModel
 from . import words
 
 SEED_MAX = 2**32 - 1
-# Only the drafts core can draft a tree with: the others have no table to draw k candidates from.
-TREE_OPTIONS = {label: draft for label, draft in DRAFT_OPTIONS.items() if draft in TREE_DRAFTS}
 ACTIONS = words.ACTIONS
 BACK = "back"  # Step back: the moment before, from core.timeline (a tree session has no past of its own)
 
@@ -60,7 +58,9 @@ class GuessesModel(TabModel):
 
     words = words  # notices in this tab's words (TabModel)
 
-    draft = param.Selector(default="biased", objects=TREE_OPTIONS, label="Draft model", doc="""
+    # Only the drafts core can draft a tree with (the others have no table to draw k candidates from):
+    # core's live list, so a table kind registered after this import is a choice too.
+    draft = param.Selector(default="biased", objects=TREE_DRAFTS, label="Draft model", doc="""
         Which draft offers the candidates: "aligned" equals the target, "biased" strongly favours A.""")
 
     candidates = param.Integer(default=2, bounds=(1, MAX_CANDIDATES), label="Candidates per position", doc="""
