@@ -10,6 +10,7 @@ import panel as pn
 import param
 
 import core
+from core.timeline import Timeline, moment_index
 
 from . import fast_update
 from . import theme
@@ -134,6 +135,63 @@ class TabModel(param.Parameterized):
         self.error_trace = traceback.format_exc()
         print(self.error_trace, file=sys.stderr)
         self.notice = self.words.BROKEN
+
+
+BACK = "back"  # Step back: no action of core's sessions (a session has no past), the timeline's moment before
+
+
+class TimelineModel(TabModel):
+    """A tab model whose trace is a series of moments (``core.timeline``): Step back and the timeline's jumps.
+
+    The step and guesses tabs share it. A subclass gives ``_act(action)`` for its session's own
+    actions, ``moment_words(n)`` (the caption at moment n), ``_landing(session)`` (where its
+    inspector lands, as parameters) and ``_scenario(session)`` when a session's config is not the
+    whole of what fixes its trace.
+    """
+
+    def act(self, action):
+        """Perform ``action`` (one of the tab's actions, or ``BACK``) and describe it; never raises."""
+        if action == BACK:
+            self.back()
+            return
+        self._guard(lambda: self._act(action))
+
+    def steps_done(self):
+        """Clicks of Next step from a fresh trace to the one on screen: the moment (``steps=`` in a link)."""
+        return moment_index(self.session)
+
+    def _scenario(self, session):
+        return session.config
+
+    def _timeline_of(self, session):
+        """Every moment of ``session``'s trace, computed once per scenario."""
+        known = getattr(self, "_timeline", None)
+        if known is None or self._scenario(known.sessions[0]) != self._scenario(session):
+            known = self._timeline = Timeline.of(session)
+        return known
+
+    def timeline(self):
+        """Every moment of the trace on screen."""
+        return self._timeline_of(self.session)
+
+    def jump(self, n):
+        """Show moment ``n`` of the trace exactly as ``n`` clicks of Next step from the start show it."""
+        def go():
+            line = self.timeline()
+            if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= line.last:
+                self._publish(notice=t("step.timeline.no_moment", last=line.last))
+                return
+            session = line.at(n)
+            self._publish(session=session, **self._landing(session), notice="", happened=self.moment_words(n))
+        self._guard(go)
+
+    def back(self):
+        """Step back: the moment before this one, replayed from core's trace (moment 0 has none: a notice says so)."""
+        n = self.steps_done()
+        if n == 0:
+            self._guard(lambda: self._publish(notice=self.words.not_possible(BACK, t("step.back.nothing"))))
+            return
+        self.jump(n - 1)
 
 
 def update_changed(obj, **values):

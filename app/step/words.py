@@ -572,16 +572,6 @@ def __getattr__(name):
 
 # ---- Step back and the timeline (issue 26) ------------------------------------------
 
-def nothing_back():
-    """Why Step back does nothing at moment 0."""
-    return t("step.back.nothing")
-
-
-def no_moment(n, last):
-    """A jump to a moment the trace does not have."""
-    return t("step.timeline.no_moment", last=last)
-
-
 def moment_now(n, last):
     """"Moment 4 of 9": where the timeline is."""
     return t("step.timeline.now", n=n, last=last)
