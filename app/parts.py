@@ -144,9 +144,10 @@ class TimelineModel(TabModel):
     """A tab model whose trace is a series of moments (``core.timeline``): Step back and the timeline's jumps.
 
     The step and guesses tabs share it. A subclass gives ``_act(action)`` for its session's own
-    actions, ``moment_words(n)`` (the caption at moment n), ``_landing(session)`` (where its
-    inspector lands, as parameters) and ``_scenario(session)`` when a session's config is not the
-    whole of what fixes its trace.
+    actions, ``moment_words(n)`` (the caption at moment n), ``_landing(session)`` (the parameters
+    a jump sets besides the session: where its inspector lands), ``_scenario(session)`` when a
+    session's config is not the whole of what fixes its trace, and ``_refused_jump(n)`` when a
+    moment may wait (Predict first holds the step tab's later moments).
     """
 
     def act(self, action):
@@ -162,6 +163,10 @@ class TimelineModel(TabModel):
 
     def _scenario(self, session):
         return session.config
+
+    def _refused_jump(self, n):
+        """Why moment ``n`` may not be shown now (a notice), or None: every moment may, unless a tab says."""
+        return None
 
     def _timeline_of(self, session):
         """Every moment of ``session``'s trace, computed once per scenario."""
@@ -180,6 +185,10 @@ class TimelineModel(TabModel):
             line = self.timeline()
             if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= line.last:
                 self._publish(notice=t("step.timeline.no_moment", last=line.last))
+                return
+            refused = self._refused_jump(n)
+            if refused:
+                self._publish(notice=refused)
                 return
             session = line.at(n)
             self._publish(session=session, **self._landing(session), notice="", happened=self.moment_words(n))

@@ -78,6 +78,9 @@ class SupportCheck:
     ``right`` when the two sets are equal; ``missing`` the possible tokens
     left out, ``extra`` the impossible ones named; ``covered`` the chance
     the correction falls in the named set; ``token`` the correction drawn.
+    ``residual``, ``p`` and ``q`` are the rows at the rejected position (the
+    correction's own), so a reveal can say why each token is in the support
+    (under the exact rule, where p > q) from this one record.
     """
 
     support: tuple
@@ -87,6 +90,9 @@ class SupportCheck:
     extra: tuple
     covered: Fraction
     token: str
+    residual: tuple = ()
+    p: tuple = ()
+    q: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -143,7 +149,7 @@ def check_support(block, predicted):
     extra = tuple(t for t in TOKENS if t in named and t not in support)
     covered = sum((r for t, r in zip(TOKENS, c.residual) if t in named), Fraction(0))
     return SupportCheck(support, tuple(t for t in TOKENS if t in named), named == set(support), missing, extra,
-                        covered, c.token)
+                        covered, c.token, tuple(c.residual), tuple(c.p), tuple(c.q))
 
 
 def judge_calls(block, calls, variant="exact", support=None):

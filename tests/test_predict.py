@@ -124,3 +124,13 @@ def test_calls_wait_for_verify():
 def test_a_support_guess_names_real_tokens():
     with pytest.raises(ValueError, match="not one of them"):
         check_support(verified(), "BZ")
+
+
+def test_a_support_check_carries_the_rows_it_was_judged_on():
+    b = verified()
+    check = check_support(b, "B")
+    c = b.correction
+    assert (check.residual, check.p, check.q) == (c.residual, c.p, c.q)
+    assert check.p == (F(1, 5), F(3, 5), F(1, 5)) and check.q == (F(7, 10), F(1, 4), F(1, 20))
+    # The support is exactly where p > q: B and C here, never A.
+    assert check.support == tuple(t for t, p, q in zip("ABC", check.p, check.q) if p > q) == ("B", "C")

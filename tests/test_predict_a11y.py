@@ -1,6 +1,7 @@
 """Predict first (issue 28, item 1) for everyone: axe-core finds no critical or serious problem while
-the calls are asked and after Verify reveals them, at 1200 and 375 px and in the dark; the calls work by
-keyboard alone (Tab to a call, Enter) and say whether they are pressed.
+the calls are asked, after Verify reveals them, while the correction's tokens are asked and after they are
+judged, at 1200 and 375 px and in the dark; the calls and the token toggles work by keyboard alone (focus,
+Enter or Space) and say whether they are pressed.
 """
 
 import pytest
@@ -21,8 +22,8 @@ def test_axe_is_clean_while_calling_and_after_the_reveal(page, app_url, width, t
     first = p.get_by_role("button", name=predict_words.call_label(1, "A", "kept"), exact=True)
     first.wait_for(timeout=30_000)
     found = {"calling": axe_violations(p)}
-    for position, token in ((1, "A"), (2, "A"), (3, "B")):
-        call = p.get_by_role("button", name=predict_words.call_label(position, token, "kept"), exact=True)
+    for position, token, verdict in ((1, "A", "kept"), (2, "A", "rejected"), (3, "B", "kept")):
+        call = p.get_by_role("button", name=predict_words.call_label(position, token, verdict), exact=True)
         call.focus()
         p.keyboard.press("Enter")
         expect(call).to_have_attribute("aria-pressed", "true", timeout=20_000)
@@ -32,5 +33,19 @@ def test_axe_is_clean_while_calling_and_after_the_reveal(page, app_url, width, t
     verify.click()
     p.get_by_text("Your calls, judged").first.wait_for(timeout=30_000)
     found["revealed"] = axe_violations(p)
+    # After the rejection: the correction's question (a toggle per token, Confirm disabled until one is marked).
+    toggle = p.get_by_role("button", name=predict_words.toggle_aria("B"), exact=True)
+    toggle.wait_for(timeout=30_000)
+    found["asked"] = axe_violations(p)
+    toggle.focus()
+    p.keyboard.press("Space")
+    expect(toggle).to_have_attribute("aria-pressed", "true", timeout=20_000)
+    found["marked"] = axe_violations(p)
+    confirm = p.get_by_role("button", name="Confirm the tokens you marked", exact=True)
+    expect(confirm).to_be_enabled(timeout=20_000)
+    confirm.focus()
+    p.keyboard.press("Enter")
+    p.get_by_text("The correction's tokens, judged").first.wait_for(timeout=30_000)
+    found["support revealed"] = axe_violations(p)
     problems = {state: v for state, v in found.items() if v}
     assert not problems, problems

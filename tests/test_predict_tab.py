@@ -14,7 +14,7 @@ from panel.io.state import set_curdoc
 
 from app import i18n, urlstate
 from app.step.model import StepModel
-from app.step.predict_view import call_key, predict_html
+from app.step.predict_view import call_key, predict_html, support_key
 from app.step.views import StepView
 from core import Session
 from core.display import dec, frac
@@ -79,8 +79,9 @@ def test_verify_reveals_each_call_beside_the_exact_chance():
     assert "Tally: 0 right of 2 tested calls." in shown and "expects 1.34 (= 75/56) right" in shown
 
 
-def play(view, picks, blocks):
-    """Draft, call each proposal by ``picks(i)``, Verify, Commit: ``blocks`` times."""
+def play(view, picks, blocks, support="ABC"):
+    """Draft, call each proposal by ``picks(i)``, Verify, mark ``support`` after a rejection, Commit:
+    ``blocks`` times."""
     m = view.model
     for _ in range(blocks):
         if m.session.phase == "done":
@@ -90,6 +91,10 @@ def play(view, picks, blocks):
         for p in block.proposals:
             view.opener.click(call_key(p.index, picks(p.index)))
         click(view.actions.buttons["verify"])
+        if m.asking_block() is not None:
+            for token in support:
+                view.opener.click(support_key(token))
+            view.opener.click(support_key("confirm"))
         click(view.actions.buttons["commit"])
 
 
@@ -99,7 +104,8 @@ def test_the_tally_is_cores_over_the_same_blocks(seed):
     view = predicting(seed=seed)
     play(view, picks, 4)
     session = view.model.session
-    expected = tally(judge_calls(b, [picks(p.index) for p in b.proposals]) for b in session.blocks if b.proposals)
+    expected = tally(judge_calls(b, [picks(p.index) for p in b.proposals], support="ABC" if b.correction else None)
+                     for b in session.blocks if b.proposals)
     assert view.model.tally() == expected and expected.scored > 0
     e = expected.expected_right
     assert f"Tally: {expected.right} right of {expected.scored} tested calls." in text(view.predict.html.object)
@@ -111,10 +117,23 @@ def test_a_block_verified_again_after_step_back_is_counted_once():
     m = view.model
     play(view, lambda i: KEPT, 1)
     once = m.tally()
-    m.back(); m.back()  # back before Verify
-    assert view.actions.buttons["verify"].disabled  # the calls are asked again
-    for i in range(3):
-        view.opener.click(call_key(i, KEPT))
+    m.back(); m.back()  # back before Verify: the outcome is known now, so it is not called again
+    assert not view.actions.buttons["verify"].disabled and m.calling() is None
+    assert "You have already seen what Verify does with block 1" in text(view.predict.html.object)
+    click(view.actions.buttons["verify"])
+    assert m.tally() == once and m.asking is None  # the first calls stand; no second question either
+    assert "Your calls, judged" in text(view.predict.html.object)
+
+
+def test_calls_made_knowing_the_outcome_never_reach_the_tally():
+    view = predicting()
+    m = view.model
+    play(view, lambda i: KEPT, 1)  # position 2 was rejected: "kept" there was wrong
+    once = m.tally()
+    m.jump(1)  # the drafted moment of block 1, from the timeline
+    assert m.calling() is None
+    m.call(1, REJECTED)  # a call now would be made knowing the answer
+    assert "nothing to call" in m.notice
     click(view.actions.buttons["verify"])
     assert m.tally() == once
 
@@ -146,7 +165,9 @@ def test_every_sentence_in_both_languages():
             shown = text(predict_html(view.model))
         assert word in shown and "5/8 = 0.625" in shown
         if lang == "zh":
-            assert not re.search(r"[a-z]{4,}", calls + shown), (calls, shown)  # no English left in the Chinese page
+            # No English left in the Chinese page ("token" and the formula norm(max(p − q, 0)) are the glossary's).
+            left = re.sub(r"token|norm\(max", "", calls + shown)
+            assert not re.search(r"[a-z]{4,}", left), (calls, shown)
 
 
 def test_predict_is_in_the_url_when_on_and_the_calls_never_are():

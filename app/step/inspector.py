@@ -130,6 +130,8 @@ def proposal_html(it, draft="aligned"):
         facts.append((esc(t("step.fact.decision")), f"{_verdict(x.status)} {esc(words.decision(x))}"))
     elif x.status == "discarded":
         facts.append((esc(t("step.fact.decision")), f'{_verdict("discarded")} {esc(words.discarded_why(block))}'))
+    if getattr(it, "masked", False):  # Predict first: the residual and the draw are the answer the reader is giving
+        facts.append((esc(t("step.fact.replacement")), esc(t("step.predict.support.inspector"))))
     if it.correction is not None:
         c = it.correction
         label, what = words.position_rejects()
@@ -338,7 +340,7 @@ class Inspector(pn.viewable.Viewer):
     def _picked(self, event):
         self.model.inspect(None if event.new in (self.nothing, self.pick) else event.new)
 
-    @param.depends("model.session", "model.focus", watch=True)
+    @param.depends("model.session", "model.focus", "model.asking", watch=True)
     def _render(self):
         m = self.model
         positions = m.positions()

@@ -20,7 +20,7 @@ traceback is kept in ``error_trace`` (and printed for the server log or the
 browser console) instead of reaching the page.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Optional
 
@@ -28,7 +28,8 @@ import param
 
 import core
 from core.tables import AUTHORED
-from core.predict import CALLS, judge_calls, tally
+from core.predict import CALLS, check_support, judge_calls, tally
+from toy_tables import TOKENS
 from core.tables_text import parse_tables
 
 from .. import urlstate
@@ -39,6 +40,10 @@ from . import predict_words, words
 ACTIONS = words.ACTION_NAMES
 # Actions that would verify the block a Predict-first reader is still calling.
 REVEALS = ("verify", "step", "run_block", "run_to_end")
+# Actions that would draw past a question Predict first still waits on: they wait for the answer, so a
+# reader never sees an outcome before calling it (Run block and Run to end would verify and commit at once).
+RUNS = ("run_block", "run_to_end")
+COMMITS = ("commit", "step")  # after Verify: the correction joins the output, so it waits for the support answer
 
 
 @dataclass(frozen=True)
@@ -56,6 +61,7 @@ class Inspected:
     bonus: Optional[core.Bonus] = None
     correction: Optional[core.Correction] = None
     decomposition: Optional[core.Decomposition] = None
+    masked: bool = False  # the rejected position while Predict first asks for the correction's tokens
 
 
 def interesting_item(block):
@@ -155,6 +161,18 @@ class StepModel(TimelineModel):
         Each judged block's ``core.predict.BlockCalls`` by block index, for this trace; a block
         verified again (after Step back) replaces its entry, so the tally never counts it twice.""")
 
+    seen = param.ClassSelector(class_=frozenset, default=frozenset(), doc="""
+        Indices of the blocks whose Verify the reader has seen in this trace (a step, a run, a jump or a
+        link showed it). Predict first judges a block once: after Step back its outcome is known, so it
+        is not called again and the first calls stay in the tally.""")
+
+    asking = param.Integer(default=None, allow_None=True, doc="""
+        Predict first, after a rejection: the index of the verified block whose correction the reader
+        is asked about (which tokens it can be) before it is shown; None when no question is open.""")
+
+    marked = param.ClassSelector(class_=tuple, default=(), doc="""
+        The tokens the reader has marked as possible corrections so far, in table order (while ``asking``).""")
+
     locked = param.Boolean(default=False, doc="""
         A link's lock=1 (app/page/links.py): the page's author fixed the scenario, so
         no control and no preset may change it; only a link (the page's own URL) does.""")
@@ -200,7 +218,7 @@ class StepModel(TimelineModel):
             if new == old:
                 return
             self._publish(session=core.Session.start(new), focus=None, notice="", calls=(None, ()), judged={},
-                          happened=words.scenario_changed(old, new))
+                          asking=None, marked=(), seen=frozenset(), happened=words.scenario_changed(old, new))
         self._guard(restart)
 
     def open_link(self, url, happened=None):
@@ -222,6 +240,7 @@ class StepModel(TimelineModel):
             session = self._timeline_of(core.Session.start(config)).for_link(steps)
             self._publish(**scenario, session=session, focus=focus_after(session),
                           hidden=frozenset(url.hidden), notice=url.notice, calls=(None, ()), judged={},
+                          asking=None, marked=(), seen=frozenset(),
                           happened=happened or words.opened_link(config, steps))
         self._guard(apply)
 
@@ -233,7 +252,13 @@ class StepModel(TimelineModel):
     # ---- the timeline: every moment of this trace (parts.TimelineModel) --------------
 
     def _landing(self, session):
-        return {"focus": focus_after(session)}
+        # Back (or here): an open Predict-first question ends unanswered, so nothing of it is counted.
+        return {"focus": focus_after(session), "asking": None, "marked": (), "calls": (None, ())}
+
+    def _refused_jump(self, n):
+        if n > self.steps_done() and self.holding():
+            return predict_words.held_jump()
+        return None
 
     def moment_words(self, n):
         """The caption's sentence at moment ``n``: the one its last Next step said (moment 0: the start's)."""
@@ -272,6 +297,10 @@ class StepModel(TimelineModel):
             return self.steps_done() > 0
         if action in REVEALS and self.calls_missing():
             return False
+        if action in RUNS and self.holding():
+            return False
+        if action in COMMITS and self.asking_block() is not None:
+            return False
         return bool(self.session.can(action))
 
     def _act(self, action):
@@ -279,25 +308,60 @@ class StepModel(TimelineModel):
         if action in REVEALS and self.calls_missing():
             self._publish(notice=words.not_possible(action, predict_words.waiting(self.calls_missing())))
             return
+        if action in RUNS and self.holding():
+            self._publish(notice=words.not_possible(action, predict_words.held()))
+            return
+        if action in COMMITS and self.asking_block() is not None:
+            self._publish(notice=words.not_possible(action, predict_words.support_waiting()))
+            return
         try:
             after = before.reset() if action == "reset" else getattr(before, action)()
         except core.PhaseError as error:
             self._publish(notice=words.not_possible(action, error))
             return
         focus = None if action == "reset" else focus_after(after)
-        extra = {"judged": {}, "calls": (None, ())} if action == "reset" else self._judge(before, after)
-        self._publish(session=after, focus=focus, notice="", happened=words.happened(action, before, after), **extra)
+        extra = ({"judged": {}, "calls": (None, ()), "asking": None, "marked": (), "seen": frozenset()}
+                 if action == "reset"
+                 else self._judge(before, after))
+        if extra.get("asking") is not None:  # the correction waits for the reader's answer: a sentence without it
+            said = words.verified(after.pending, draft=after.config.draft, masked=True)
+        else:
+            said = words.happened(action, before, after)
+        self._publish(session=after, focus=focus, notice="", happened=said, **extra)
+
+    def _publish(self, **changes):
+        """``TabModel._publish``, and a session shown makes its verified blocks ``seen`` (in the same update)."""
+        session = changes.get("session")
+        if session is not None:
+            shown = {b.index for b in session.blocks}
+            if session.pending is not None and session.pending.verified:
+                shown.add(session.pending.index)
+            changes["seen"] = changes.get("seen", self.seen) | shown
+        super()._publish(**changes)
 
     # ---- Predict first (core.predict judges; nothing here counts chances) -------------
 
     def set_predict(self, on):
-        """Switch Predict first on or off; the calls made so far and the tally stay."""
-        self._guard(lambda: self._publish(predict=bool(on), notice=""))
+        """Switch Predict first on or off; the calls made so far and the tally stay.
+
+        Off while the correction's question is open: the question ends unanswered (not counted) and
+        the correction shows, as it does without Predict first."""
+        def go():
+            extra = {} if on else {"asking": None, "marked": ()}
+            self._publish(predict=bool(on), notice="", **extra)
+        self._guard(go)
 
     def calling(self):
         """The block the reader calls now: the pending block, drafted and not verified, while Predict is on."""
         block = self.session.pending
-        if not self.predict or block is None or block.verified or not block.proposals:
+        if not self.predict or block is None or block.verified or not block.proposals or block.index in self.seen:
+            return None
+        return block
+
+    def seen_again(self):
+        """The drafted block on the strip, with Predict first on, whose Verify was seen before (Step back); else None."""
+        block = self.session.pending
+        if not self.predict or block is None or block.verified or block.index not in self.seen:
             return None
         return block
 
@@ -329,7 +393,7 @@ class StepModel(TimelineModel):
     def _judge(self, before, after):
         """The calls on the block ``before`` was about to verify, judged by core once ``after`` has verified it."""
         block = before.pending
-        if not self.predict or block is None or block.verified or not block.proposals:
+        if not self.predict or block is None or block.verified or not block.proposals or block.index in self.seen:
             return {}
         index, calls = self.calls
         if index != block.index or len(calls) != len(block.proposals):
@@ -340,7 +404,54 @@ class StepModel(TimelineModel):
             return {}
         judged = dict(self.judged)
         judged[block.index] = judge_calls(done, calls, after.config.variant)
-        return {"judged": judged, "calls": (None, ())}
+        # A rejection, and the block still on the strip: ask which tokens its correction can be before showing it.
+        ask = done.index if done.correction is not None and after.pending is done else None
+        return {"judged": judged, "calls": (None, ()), "asking": ask, "marked": ()}
+
+    # ---- Predict first, after a rejection: which tokens can the correction be? ----------
+
+    def asking_block(self):
+        """The verified block whose correction is hidden until the reader names its possible tokens; else None."""
+        block = self.session.pending
+        if (not self.predict or self.asking is None or block is None or block.index != self.asking
+                or not block.verified or block.correction is None):
+            return None
+        return block
+
+    def holding(self):
+        """What Predict first waits for on the block on the strip ("calls" before Verify, "support" after
+        a rejection), or None. Run block, Run to end and a jump ahead wait too: they would show the answer."""
+        if self.asking_block() is not None:
+            return "support"
+        return "calls" if self.calling() is not None else None
+
+    def mark(self, token):
+        """Mark ``token`` as a possible correction, or unmark it (a click on a token's toggle)."""
+        def go():
+            if self.asking_block() is None or token not in TOKENS:
+                self._publish(notice=predict_words.no_support_question())
+                return
+            marked = set(self.marked) ^ {token}
+            self._publish(marked=tuple(x for x in TOKENS if x in marked), notice="")
+        self._guard(go)
+
+    def confirm_support(self):
+        """The reader's set is final: core judges it (``check_support``), then the correction is shown."""
+        def go():
+            block = self.asking_block()
+            if block is None:
+                self._publish(notice=predict_words.no_support_question())
+                return
+            if not self.marked:
+                self._publish(notice=predict_words.mark_first())
+                return
+            judged = dict(self.judged)
+            calls = judged.get(block.index)
+            if calls is not None:
+                judged[block.index] = replace(calls, support=check_support(block, self.marked))
+            self._publish(judged=judged, asking=None, marked=(), notice="",
+                          happened=words.verified(block, draft=self.session.config.draft))
+        self._guard(go)
 
     def judged_in_view(self):
         """The ``BlockCalls`` of the block the strip shows, when the reader called it; else None."""
@@ -348,9 +459,14 @@ class StepModel(TimelineModel):
         return None if block is None or not block.verified else self.judged.get(block.index)
 
     def waiting_words(self):
-        """Why Verify is disabled, while it waits for calls; "" otherwise."""
+        """Why Verify (or Commit) is disabled while Predict first waits, and why the runs wait too; "" otherwise."""
+        held = self.holding()
+        if held is None:
+            return ""
         missing = self.calls_missing()
-        return predict_words.waiting(missing) if missing else ""
+        first = (predict_words.support_waiting() if held == "support"
+                 else predict_words.waiting(missing) if missing else "")
+        return (first + t("step.space") if first else "") + predict_words.held()
 
     def tally(self):
         """The running tally of this trace's judged blocks, in order (``core.predict.tally``)."""
@@ -404,6 +520,9 @@ class StepModel(TimelineModel):
         if not isinstance(item, int) or not 0 <= item < len(block.proposals):
             return None
         proposal = block.proposals[item]
+        if proposal.status == "rejected" and block is self.asking_block():
+            # Its residual and draw are the answer to the open question: p and q stay, the rest waits.
+            return Inspected(block, item, pending, proposal=proposal, masked=True)
         correction = block.correction if proposal.status == "rejected" else None
         decomposition = core.decompose(proposal.p, proposal.q) if proposal.p is not None else None
         return Inspected(block, item, pending, proposal=proposal, correction=correction,

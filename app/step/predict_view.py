@@ -2,7 +2,10 @@
 
 One HTML pane: its buttons carry ``data-sp-open="call:I:kept"`` and reach the
 model through the tab's ``parts.Opener`` (like the token chips), so a call is
-one text change and one patch. The judging is ``core.predict``'s
+one text change and one patch. After a rejection the same pane asks which
+tokens the correction can be: a toggle per token (``support:B``) and Confirm
+(``support:confirm``); the rest of the tab hides the correction until then
+(``StepModel.asking_block``), and the reveal is ``core.predict.check_support``'s. The judging is ``core.predict``'s
 (``StepModel.judged``); the words are ``predict_words``'.
 """
 
@@ -10,6 +13,7 @@ import panel as pn
 import param
 
 from core.predict import CALLS
+from toy_tables import TOKENS
 
 from .. import theme
 from ..i18n import t
@@ -18,6 +22,8 @@ from . import predict_words
 from .model import StepModel
 
 PREFIX = "call:"  # an Opener key of a call button: "call:INDEX:kept"
+SUPPORT = "support:"  # an Opener key of a token toggle ("support:B") or of Confirm ("support:confirm")
+CONFIRM = "confirm"
 
 
 def call_key(index, call):
@@ -49,6 +55,42 @@ def calls_html(block, calls):
             + "".join(rows) + f'</div><p class="predict-status" role="status">{theme.esc(status)}</p>')
 
 
+def support_key(what):
+    return f"{SUPPORT}{what}"
+
+
+def rejected_of(block):
+    return next(p for p in block.proposals if p.status == "rejected")
+
+
+def question_html(block, marked):
+    """The open question: a toggle per token (aria-pressed), Confirm once one is marked, what is marked."""
+    esc = theme.esc
+    toggles = "".join(
+        f'<button class="call-button support-toggle" {open_attrs(support_key(x), predict_words.toggle_aria(x))}'
+        f' aria-label="{esc(predict_words.toggle_aria(x))}" aria-pressed="{"true" if x in marked else "false"}">'
+        f'{theme.chip(x, "sm")}</button>' for x in TOKENS)
+    confirm_name = t("step.predict.support.confirm_aria")
+    confirm = (f'<button class="call-button support-confirm" {open_attrs(support_key(CONFIRM), confirm_name)}'
+               f' aria-label="{esc(confirm_name)}"{"" if marked else " disabled"}>'
+               f'{esc(t("step.predict.support.confirm"))}</button>')
+    return (f'<h3 class="small">{esc(t("step.predict.support.title"))}</h3>'
+            f'<p class="muted small">{esc(predict_words.support_lead(rejected_of(block)))}</p>'
+            f'<p class="small">{esc(predict_words.support_rows(rejected_of(block)))}</p>'
+            f'<div class="predict-row" role="group" aria-label="{esc(t("step.predict.support.aria"))}">'
+            f'{toggles}{confirm}</div>'
+            f'<p class="predict-status" role="status">{esc(predict_words.marked_line(marked))}</p>')
+
+
+def support_html(block, check):
+    """The reveal of a confirmed guess: the residual, its support and why, the verdict, the draw."""
+    residual, why, verdict, drawn = predict_words.support_reveal(check, rejected_of(block))
+    css = "right" if check.right else "wrong"
+    return (f'<h3 class="small">{theme.esc(t("step.predict.support.revealed"))}</h3><ul class="predict-verdicts">'
+            f'<li>{theme.esc(residual)}</li><li>{theme.esc(why)}</li>'
+            f'<li class="{css}">{theme.esc(verdict)}</li><li>{theme.esc(drawn)}</li></ul>')
+
+
 def verdicts_html(judged):
     items = []
     for c in judged.calls:
@@ -67,11 +109,22 @@ def predict_html(model):
     judged = model.judged_in_view()
     if block is not None:
         body = calls_html(block, model.current_calls())
+    elif model.seen_again() is not None:
+        body = f'<p class="muted small">{theme.esc(predict_words.seen_again(model.seen_again()))}</p>'
     elif judged is not None:
         body = verdicts_html(judged)
+        asked = model.asking_block()
+        shown = model.block_in_view()
+        if asked is not None:
+            body += question_html(asked, model.marked)
+        elif judged.support is not None:
+            body += support_html(shown, judged.support)
     else:
         body = f'<p class="muted small">{theme.esc(t("step.predict.idle"))}</p>'
-    tally = f'<p class="predict-tally">{theme.esc(predict_words.tally_line(model.tally()))}</p>'
+    totals = model.tally()
+    support = predict_words.support_tally(totals)
+    tally = (f'<p class="predict-tally">{theme.esc(predict_words.tally_line(totals))}'
+             + (f'{theme.esc(t("step.space"))}{theme.esc(support)}' if support else "") + "</p>")
     return head + body + tally
 
 
@@ -87,13 +140,21 @@ class PredictPane(pn.viewable.Viewer):
         self._layout = pn.Column(self.html, sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0),
                                  visible=m.predict, css_classes=["sp-predict"])
 
-    @param.depends("model.session", "model.calls", "model.predict", "model.judged", watch=True)
+    @param.depends("model.session", "model.calls", "model.predict", "model.judged", "model.asking", "model.marked",
+                   watch=True)
     def _render(self):
         update_changed(self.html, object=predict_html(self.model))
         update_changed(self._layout, visible=self.model.predict)
 
     def open(self, key):
         """A call button's click: True when ``key`` was one (the tab's Opener asks every part in turn)."""
+        if key.startswith(SUPPORT):
+            what = key[len(SUPPORT):]
+            if what == CONFIRM:
+                self.model.confirm_support()
+            else:
+                self.model.mark(what)
+            return True
         parsed = parse_key(key)
         if parsed is None:
             return False

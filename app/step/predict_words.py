@@ -7,6 +7,7 @@ nothing here counts a chance.
 
 from core.display import dec, exactly, frac
 from core.predict import KEPT
+from toy_tables import TOKENS
 
 from ..i18n import t
 
@@ -61,3 +62,96 @@ def tally_line(tally):
     expected = tally.expected_right
     shown = dec(expected) if expected.denominator == 1 else f"{dec(expected)} (= {frac(expected)})"
     return t("step.predict.tally", right=tally.right, scored=tally.scored, expected=shown)
+
+
+# ---- after a rejection: which tokens can the correction be? (core.predict.SupportCheck) ----
+
+def seen_again(block):
+    """Why a block drafted again after Step back is not called: its outcome has been shown."""
+    return t("step.predict.seen", block=block.index + 1)
+
+
+def held():
+    """Why Run block, Run to end and a later moment wait while Predict first waits (calls or the support)."""
+    return t("step.predict.held")
+
+
+def held_jump():
+    return t("step.predict.held_jump")
+
+
+def support_waiting():
+    return t("step.predict.support.waiting")
+
+
+def no_support_question():
+    return t("step.predict.support.none")
+
+
+def mark_first():
+    return t("step.predict.support.mark_first")
+
+
+def toggle_aria(token):
+    """A token toggle's accessible name: "B can be the correction" (aria-pressed says whether it is marked)."""
+    return t("step.predict.support.toggle_aria", token=token)
+
+
+def _tokens(seq):
+    return t("step.list_sep").join(seq)
+
+
+def marked_line(marked):
+    return t("step.predict.support.marked", tokens=_tokens(marked)) if marked else t("step.predict.support.marked_none")
+
+
+def support_lead(proposal):
+    return t("step.predict.support.lead", position=proposal.index + 1, token=proposal.token)
+
+
+def _row(values):
+    return t("step.list_sep").join(t("step.predict.support.entry", token=x, value=chance(v))
+                                   for x, v in zip(TOKENS, values))
+
+
+def support_rows(proposal):
+    """The rejected position's p and q (core's rows): what the reader reasons from."""
+    return t("step.predict.support.rows", p=_row(proposal.p), q=_row(proposal.q))
+
+
+def support_reveal(check, proposal):
+    """The reveal, sentence by sentence: the residual exactly, its support and why (p > q), the verdict, the draw.
+
+    Every number is a field of ``check`` (``core.predict.SupportCheck``); which tokens are in the
+    support is core's ``check.support``, never compared here.
+    """
+    lines = [t("step.predict.support.residual", position=proposal.index + 1, token=proposal.token,
+               row=_row(check.residual))]
+    entries = {x: (p, q) for x, p, q in zip(TOKENS, check.p, check.q)}
+    inside = _tokens(t("step.predict.support.in", token=x, p=chance(entries[x][0]), q=chance(entries[x][1]))
+                     for x in check.support)
+    rest = [x for x in TOKENS if x not in check.support]
+    if rest:
+        outside = _tokens(t("step.predict.support.out", token=x, p=chance(entries[x][0]), q=chance(entries[x][1]))
+                          for x in rest)
+        lines.append(t("step.predict.support.why", support=_tokens(check.support), inside=inside, outside=outside))
+    else:
+        lines.append(t("step.predict.support.why_all", support=_tokens(check.support), inside=inside))
+    verdict = [t("step.predict.support.right" if check.right else "step.predict.support.wrong",
+                 marked=_tokens(check.predicted))]
+    if check.missing:
+        verdict.append(t("step.predict.support.missing", missing=_tokens(check.missing)))
+    if check.extra:
+        verdict.append(t("step.predict.support.extra", extra=_tokens(check.extra)))
+    if not check.right:
+        verdict.append(t("step.predict.support.covered", covered=chance(check.covered)))
+    lines.append(t("step.space").join(verdict))
+    lines.append(t("step.predict.support.drawn", token=check.token))
+    return lines
+
+
+def support_tally(tally):
+    """The support guesses of the tally, apart from the kept/rejected calls; "" before any."""
+    if not tally.support_guesses:
+        return ""
+    return t("step.predict.support.tally", right=tally.support_right, guesses=tally.support_guesses)

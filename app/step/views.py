@@ -175,7 +175,8 @@ class Actions(pn.viewable.Viewer):
                 margin=(4, 20, 4, 4) if action in ("commit", "run_to_end") else (4, 4))
             for action in words.ACTION_NAMES}
         self.actions = ActionButtons(m, buttons, lambda a: (m.can(a), m.session.next_action == a))
-        m.param.watch(self.actions.update, ["calls", "predict"])  # Verify waits for every call (Predict first)
+        # Predict first: Verify waits for every call, Commit for the correction's tokens.
+        m.param.watch(self.actions.update, ["calls", "predict", "asking"])
         self.buttons = buttons
         self.buttons["reset"].visible = pn.bind(shown("reset"), m.param.hidden)
         self.back = back_button(m)  # Step back, before Next step (app/step/timeline_view.py)
@@ -214,11 +215,11 @@ def phases_html(session):
     return '<div class="phases">' + "".join(pills) + "</div>"
 
 
-def caption_html(session, happened, waiting=""):
+def caption_html(session, happened, waiting="", masked=False):
     """Phase pills, the last event, the next step, why Verify waits (Predict first) and the limit message."""
     out = phases_html(session)
     out += f'<div class="caption" role="status" aria-live="polite"><div class="happened">{theme.esc(happened)}</div>'
-    upcoming = words.next_words(session)
+    upcoming = words.next_words(session, masked)
     if upcoming:
         label = words.label(session.next_action)
         rest = upcoming[len(label):] if upcoming.startswith(label) else " " + upcoming
@@ -245,7 +246,8 @@ class Caption(pn.viewable.Viewer):
     def __init__(self, **params):
         super().__init__(**params)
         m = self.model
-        self.text = html(caption_html(m.session, m.happened, m.waiting_words()), theme.CAPTION)
+        self.text = html(caption_html(m.session, m.happened, m.waiting_words(), m.asking_block() is not None),
+                         theme.CAPTION)
         self.notice_pane = html(pn.bind(notice_html, m.param.notice), theme.CAPTION, margin=(8, 0, 0, 0),
                                 visible=pn.bind(bool, m.param.notice))
         self._layout = pn.Column(self.text, self.notice_pane, sizing_mode="stretch_width",
@@ -253,10 +255,11 @@ class Caption(pn.viewable.Viewer):
 
     # A watcher that sets the text, not a pane bound to the model: a bound pane re-resolves
     # its reference on every click (four times the cost of setting the text).
-    @param.depends("model.session", "model.happened", "model.calls", "model.predict", watch=True)
+    @param.depends("model.session", "model.happened", "model.calls", "model.predict", "model.asking", watch=True)
     def _render(self):
         m = self.model
-        update_changed(self.text, object=caption_html(m.session, m.happened, m.waiting_words()))
+        update_changed(self.text, object=caption_html(m.session, m.happened, m.waiting_words(),
+                                                      m.asking_block() is not None))
 
     def __panel__(self):
         return self._layout
@@ -264,11 +267,11 @@ class Caption(pn.viewable.Viewer):
 
 # ---- the token strip --------------------------------------------------------------------
 
-def output_html(session):
+def output_html(session, masked=False):
     head = (f'<div class="section-title"><h2>{theme.esc(t("step.output.title"))}</h2><span class="muted">'
             f'{theme.esc(words.output_count(session))}</span></div>')
     if not session.blocks:
-        return head + f'<div class="empty-note">{theme.esc(words.empty_output(session))}</div>'
+        return head + f'<div class="empty-note">{theme.esc(words.empty_output(session, masked))}</div>'
     groups = []
     for block in session.blocks:
         chips = "".join(
@@ -309,23 +312,25 @@ def legend_html():
             + f'<span class="item">{theme.esc(t("step.legend.marks"))}</span></div>')
 
 
-def chips(block):
+def chips(block, masked=False):
     """The current block's chips in reading order: (token, status, focus).
 
     The proposals, with the correction right after the rejected proposal (it shares
-    that proposal's focus) or the bonus after the last one.
+    that proposal's focus) or the bonus after the last one. ``masked``: Predict first
+    asks which tokens the correction can be, so its chip is a "?" until answered.
     """
     out = []
     for proposal in block.proposals:
         out.append((proposal.token, proposal.status, (block.index, proposal.index)))
         if proposal.status == "rejected" and block.correction is not None:
-            out.append((block.correction.token, "correction", (block.index, proposal.index)))
+            out.append((MASK if masked else block.correction.token, "correction", (block.index, proposal.index)))
     if block.bonus is not None:
         out.append((block.bonus.token, words.extra_kind(block), (block.index, "bonus")))
     return out
 
 
 JOINERS = {"correction": "→", "bonus": "+"}
+MASK = "?"  # the correction's letter while Predict first asks about it
 
 
 def focus_key(focus):
@@ -333,17 +338,17 @@ def focus_key(focus):
     return f"{focus[0]}:{focus[1]}"
 
 
-def chips_html(block, focus):
+def chips_html(block, focus, masked=False):
     """The block's chips as real buttons (Tab, Enter and Space work); a click opens the chip in the inspector."""
     if block is None:
         return ""
     out = []
-    for token, status, at in chips(block):
+    for token, status, at in chips(block, masked):
         joiner = JOINERS.get(status)  # an ordinary step has no proposal to join
         if joiner:
             out.append(f'<span class="joiner" aria-hidden="true">{joiner}</span>')
         selected = at == focus  # a correction shares its rejected proposal's focus
-        css = f"chip-button tok-{token} {status}" + (" selected" if selected else "")
+        css = f"chip-button tok-{'mask' if token == MASK else token} {status}" + (" selected" if selected else "")
         current = ' aria-current="true"' if selected else ""
         out.append(f'<button class="{css}" {open_attrs(focus_key(at), t("step.chip.open"))}{current}>'
                    f'<span class="letter">{token}</span> <span class="state">{theme.esc(words.status_label(status))}'
@@ -359,26 +364,27 @@ class TokenStrip(pn.viewable.Viewer):
     def __init__(self, **params):
         super().__init__(**params)
         m = self.model
-        self.output = html(output_html(m.session), theme.CHIPS, margin=(0, 0, 6, 0))
+        self.output = html(output_html(m.session, m.asking_block() is not None), theme.CHIPS, margin=(0, 0, 6, 0))
         self.block_title = html(block_title_html(m.session), margin=(6, 0, 0, 0))
-        self.chips = html(chips_html(m.block_in_view(), m.focus), theme.CHIPS, margin=(2, 0))
+        self.chips = html(chips_html(m.block_in_view(), m.focus, m.asking_block() is not None), theme.CHIPS,
+                          margin=(2, 0))
         self.note = html(block_notes_html(m.session), margin=(4, 0, 0, 0))
         self._legend = html(legend_html(), theme.CHIPS, margin=(10, 0, 0, 0))
         self._layout = pn.Column(self.output, self.block_title, self.chips, self.note, self._legend,
                                  sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0))
 
-    @param.depends("model.session", watch=True)
+    @param.depends("model.session", "model.asking", "model.predict", watch=True)
     def _render_text(self):
         """The output, the block's title and its notes (set by a watcher: see Caption._render)."""
         session = self.model.session
-        self.output.object = output_html(session)
-        self.block_title.object = block_title_html(session)
-        self.note.object = block_notes_html(session)
+        update_changed(self.output, object=output_html(session, self.model.asking_block() is not None))
+        update_changed(self.block_title, object=block_title_html(session))
+        update_changed(self.note, object=block_notes_html(session))
 
-    @param.depends("model.session", "model.focus", watch=True)
+    @param.depends("model.session", "model.focus", "model.asking", "model.predict", watch=True)
     def _render_chips(self):
         m = self.model
-        update_changed(self.chips, object=chips_html(m.block_in_view(), m.focus))
+        update_changed(self.chips, object=chips_html(m.block_in_view(), m.focus, m.asking_block() is not None))
 
     def __panel__(self):
         return self._layout

@@ -167,10 +167,11 @@ def early_stop(block, config):
              q=dec(last.q_x), threshold=threshold(config))
 
 
-def verified(block, pending=True, draft=None):
+def verified(block, pending=True, draft=None, masked=False):
     """What one target pass decided. While the block is ``pending`` (Verify done, Commit not yet),
     the sentence says the tokens join the output, and the counters count the block, at Commit.
-    A head does not see the earlier proposals, so its discarded guess is not "drafted after" the rejected one."""
+    A head does not see the earlier proposals, so its discarded guess is not "drafted after" the rejected one.
+    ``masked``: Predict first asks which tokens the correction can be, so the sentence does not name it."""
     n = len(block.proposals)
     accepted = block.count("accepted")
     rejected = [p for p in block.proposals if p.status == "rejected"]
@@ -186,7 +187,11 @@ def verified(block, pending=True, draft=None):
             text = t(f"step.verified.all_no_bonus.{form}", n=number(n))
     else:
         r = rejected[0]
-        if accepted:
+        if masked:
+            text = (t("step.verified.some_rejected.masked", accepted=count(accepted, "proposal"),
+                      ordinal=ordinal(r.index), token=r.token) if accepted
+                    else t("step.verified.first_rejected.masked", ordinal=ordinal(r.index), token=r.token))
+        elif accepted:
             text = t("step.verified.some_rejected", accepted=count(accepted, "proposal"), ordinal=ordinal(r.index),
                      token=r.token, correction=block.correction.token)
         else:
@@ -194,7 +199,7 @@ def verified(block, pending=True, draft=None):
                      correction=block.correction.token)
         if discarded:
             text += t(draft_words.of(draft).discarded_key(discarded), discarded=count(discarded, "proposal"))
-    if pending:
+    if pending and not (masked and rejected):  # masked: Commit's tokens include the correction
         text += t("step.verified.pending", tokens=tokens(block.committed))
     return text
 
@@ -207,9 +212,12 @@ def committed(block, session, lead=True):
 
 # ---- the caption: what comes next -------------------------------------------------
 
-def next_words(session):
-    """What the next click will do (starts with the button's name), or "" when the trace is finished."""
+def next_words(session, masked=False):
+    """What the next click will do (starts with the button's name), or "" when the trace is finished.
+    ``masked``: the correction waits for Predict first's question, so Commit's tokens are not named."""
     s = session
+    if masked and s.phase == "commit":
+        return t("step.next.commit.masked")
     if s.phase == "draft":
         n = min(s.width, s.left)  # a count of tokens (the schedule's width), not a probability
         return draft_words.of(s.config.draft).next_draft(s, n, count, tokens)
@@ -394,9 +402,12 @@ def pending_counts(block):
     return t("step.pending.verified", block=block.index + 1, tokens=count(len(block.committed), "token"))
 
 
-def empty_output(session):
-    """What the empty Output card says: after Verify, which tokens Commit will append."""
+def empty_output(session, masked=False):
+    """What the empty Output card says: after Verify, which tokens Commit will append (``masked``: how many,
+    while Predict first asks which tokens the correction can be)."""
     block = session.pending
+    if block is not None and block.verified and masked:
+        return t("step.output.empty_pending.masked", block=block.index + 1, count=count(len(block.committed), "token"))
     if block is not None and block.verified:
         return t("step.output.empty_pending", block=block.index + 1, count=count(len(block.committed), "token"),
                  tokens=tokens(block.committed))

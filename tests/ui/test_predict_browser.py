@@ -84,3 +84,37 @@ def test_calls_and_a_chip_clicked_in_one_tick_all_reach_the_model_in_order(app_p
                        (1, "A", REJECTED): "true"}, pressed
     expect(page.locator('[data-sp-open="0:1"]').first).to_have_attribute("aria-current", "true")
     assert_clean(page)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_after_a_rejection_the_support_is_marked_by_keyboard_before_the_correction_shows(app_page, scheme):
+    page = app_page.open(LINK + ("&theme=dark" if scheme == "dark" else ""))
+    button(page, "Draft").click()
+    for position, token, call in ((1, "A", KEPT), (2, "A", REJECTED), (3, "B", KEPT)):
+        b = button(page, predict_words.call_label(position, token, call))
+        b.click()
+        expect(b).to_have_attribute("aria-pressed", "true")
+    expect(button(page, "Verify")).to_be_enabled(timeout=20_000)
+    button(page, "Verify").click()
+    has_text(page, "Which tokens can the correction be?", "Commit waits for your answer", timeout=30)
+    expect(button(page, "Commit")).to_be_disabled()
+    expect(button(page, "Run block")).to_be_disabled()
+    assert "the correction B was drawn" not in page.text()
+    # Keyboard only: focus B, Space; Tab to C, Space; Tab to Confirm, Enter.
+    b = button(page, predict_words.toggle_aria("B"))
+    b.focus()
+    page.keyboard.press("Space")
+    expect(b).to_have_attribute("aria-pressed", "true", timeout=20_000)
+    page.keyboard.press("Tab")
+    page.keyboard.press("Space")
+    expect(button(page, predict_words.toggle_aria("C"))).to_have_attribute("aria-pressed", "true", timeout=20_000)
+    has_text(page, "You marked B, C.", timeout=20)
+    page.shoot(f"predict_support_asked_{scheme}_1200")
+    page.shoot(f"predict_support_asked_{scheme}_375", width=375)
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    has_text(page, "You marked B, C: exactly the support. Right.", "The correction drawn: B.",
+             "the correction B was drawn", timeout=30)
+    expect(button(page, "Commit")).to_be_enabled()
+    shot_at_both_widths(page, f"predict_support_revealed_{scheme}")
+    assert_clean(page)
