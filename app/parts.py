@@ -10,6 +10,7 @@ import panel as pn
 import param
 
 import core
+from core.timeline import Timeline, moment_index
 
 from . import fast_update
 from . import theme
@@ -136,6 +137,72 @@ class TabModel(param.Parameterized):
         self.notice = self.words.BROKEN
 
 
+BACK = "back"  # Step back: no action of core's sessions (a session has no past), the timeline's moment before
+
+
+class TimelineModel(TabModel):
+    """A tab model whose trace is a series of moments (``core.timeline``): Step back and the timeline's jumps.
+
+    The step and guesses tabs share it. A subclass gives ``_act(action)`` for its session's own
+    actions, ``moment_words(n)`` (the caption at moment n), ``_landing(session)`` (the parameters
+    a jump sets besides the session: where its inspector lands), ``_scenario(session)`` when a
+    session's config is not the whole of what fixes its trace, and ``_refused_jump(n)`` when a
+    moment may wait (Predict first holds the step tab's later moments).
+    """
+
+    def act(self, action):
+        """Perform ``action`` (one of the tab's actions, or ``BACK``) and describe it; never raises."""
+        if action == BACK:
+            self.back()
+            return
+        self._guard(lambda: self._act(action))
+
+    def steps_done(self):
+        """Clicks of Next step from a fresh trace to the one on screen: the moment (``steps=`` in a link)."""
+        return moment_index(self.session)
+
+    def _scenario(self, session):
+        return session.config
+
+    def _refused_jump(self, n):
+        """Why moment ``n`` may not be shown now (a notice), or None: every moment may, unless a tab says."""
+        return None
+
+    def _timeline_of(self, session):
+        """Every moment of ``session``'s trace, computed once per scenario."""
+        known = getattr(self, "_timeline", None)
+        if known is None or self._scenario(known.sessions[0]) != self._scenario(session):
+            known = self._timeline = Timeline.of(session)
+        return known
+
+    def timeline(self):
+        """Every moment of the trace on screen."""
+        return self._timeline_of(self.session)
+
+    def jump(self, n):
+        """Show moment ``n`` of the trace exactly as ``n`` clicks of Next step from the start show it."""
+        def go():
+            line = self.timeline()
+            if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= line.last:
+                self._publish(notice=t("step.timeline.no_moment", last=line.last))
+                return
+            refused = self._refused_jump(n)
+            if refused:
+                self._publish(notice=refused)
+                return
+            session = line.at(n)
+            self._publish(session=session, **self._landing(session), notice="", happened=self.moment_words(n))
+        self._guard(go)
+
+    def back(self):
+        """Step back: the moment before this one, replayed from core's trace (moment 0 has none: a notice says so)."""
+        n = self.steps_done()
+        if n == 0:
+            self._guard(lambda: self._publish(notice=self.words.not_possible(BACK, t("step.back.nothing"))))
+            return
+        self.jump(n - 1)
+
+
 def update_changed(obj, **values):
     """``obj.param.update`` with those of ``values`` that differ from what ``obj`` holds, in one update.
 
@@ -182,27 +249,58 @@ class ActionButtons:
 
 
 OPEN_CLASS = "sp-open"  # the hidden input of an Opener (app/page/page.js writes to it)
+OPEN_RECENT = 16  # how many of its latest clicks page.js writes into the input each time
 
 
 class Opener:
     """Buttons drawn in HTML (the token chips, the block history) that open something in the inspector.
 
     Such a button carries ``data-sp-open="KEY"``; ``app/page/page.js`` turns its click into
-    ``KEY@n`` (n counts clicks, so the same button twice is two changes) in a hidden text input,
-    and one watcher hands KEY to ``open(key)``. Drawn as HTML, restyling a strip is one text
-    change; as Bokeh buttons, every button whose class or visibility changes makes BokehJS lay
-    out the whole page again (about 60 ms a click).
+    ``K1|K2|KEY@n`` in a hidden text input: the keys of the latest clicks (at most ``OPEN_RECENT``),
+    this one last, and n the number of clicks so far. One watcher hands each key it has not seen
+    yet to ``open(key)``, in order. The value carries the clicks before it because the input is
+    state, not events: the built page's loader (web/loader.js) and Panel's server (its debounce)
+    both keep only the latest value of a property that changes while Python is busy, so two quick
+    clicks would otherwise reach Python as the second alone. A single click is still one change.
+    Drawn as HTML, restyling a strip is one text change; as Bokeh buttons, every button whose
+    class or visibility changes makes BokehJS lay out the whole page again (about 60 ms a click).
     """
 
     def __init__(self, open):
         self.input = pn.widgets.TextInput(value="", visible=False, css_classes=[OPEN_CLASS], margin=0)
-        self.input.param.watch(lambda event: open(event.new.split("@", 1)[0]), "value")
-        self._clicks = 0
+        self.input.param.watch(self._changed, "value")
+        self._open = open
+        self._seen = 0  # the n of the latest value handled
+        self._recent = []  # what click() wrote last, as page.js keeps it
+
+    def _changed(self, event):
+        keys, n = opened_keys(event.new)
+        fresh = keys[max(0, len(keys) - (n - self._seen)):] if n > self._seen else []
+        self._seen = max(self._seen, n)
+        if len(fresh) == 1:
+            self._open(fresh[0])
+            return
+        with one_update():  # several clicks at once are still one update to the page
+            for key in fresh:
+                self._open(key)
 
     def click(self, key):
         """What page.js does for a click on the button with ``data-sp-open="KEY"`` (tests use it)."""
-        self._clicks += 1
-        self.input.value = f"{key}@{self._clicks}"
+        self._recent = [*self._recent, key][-OPEN_RECENT:]
+        self.input.value = open_value(self._recent, self._seen + 1)
+
+
+def open_value(keys, n):
+    """The input's value for the latest ``keys`` (oldest first) when ``n`` clicks have been made."""
+    return "|".join(keys) + f"@{n}"
+
+
+def opened_keys(value):
+    """``(keys, n)`` from an Opener's value; a value page.js did not write gives ``([], 0)``."""
+    keys, _, count = value.rpartition("@")
+    if not count.isdigit():
+        return [], 0
+    return keys.split("|"), int(count)
 
 
 def open_attrs(key, description):

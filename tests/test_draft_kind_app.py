@@ -15,6 +15,8 @@ import pytest
 import core
 from app import i18n, urlstate
 from app.exact import words as exact_words
+from app.guesses.model import GuessesModel  # imported before the kind is registered, as in the page
+from app.guesses.views import Controls as GuessesControls
 from app.step import words
 from app.step.model import StepModel
 from app.step.views import StepView
@@ -109,3 +111,13 @@ def test_the_exact_and_payoff_tabs_built_after_the_kind_offer_it_and_take_it(uni
         assert view.draft.options["Uniform"] == "uniform", controls
         view.draft.value = "uniform"
         assert view.model.draft == "uniform"
+
+
+def test_the_guesses_tab_built_after_a_table_kind_offers_it_and_draws_its_tree(uniform):
+    """Its choices (the table drafts: a tree needs k draws from q) are read from the registry when asked."""
+    view = GuessesControls(model=GuessesModel())
+    assert view.draft.options["Uniform"] == "uniform"
+    view.draft.value = "uniform"
+    assert view.model.draft == "uniform" and view.model.session.config.draft == "uniform"
+    assert not view.model.notice
+    assert urlstate.read_guesses("?gdraft=uniform").values["gdraft"] == "uniform"

@@ -107,6 +107,11 @@ def test_one_html_pane_helper_and_one_lazy_mechanism_both_in_parts():
     assert lazy_panes == ["app.parts"]
 
 
+def test_one_draft_name_for_every_tab_in_parts():
+    """A draft's name in a sentence is said the same way by every tab."""
+    assert definitions(lambda name: name == "draft_name") == [("app.parts", "draft_name")]
+
+
 def test_the_page_chrome_and_the_guide_live_where_their_names_say():
     assert (APP / "page" / "page.js").is_file() and (APP / "page" / "layout.js").is_file()
     assert (APP / "step" / "guide.py").is_file() and (APP / "step" / "presets.py").is_file()

@@ -13,6 +13,7 @@ import pytest
 
 import core
 from app import urlstate
+from app.i18n import t
 from app.step import timeline_view, words
 from app.step.model import BACK, StepModel
 from app.step.views import StepView
@@ -118,7 +119,7 @@ def test_step_back_at_the_start_is_disabled_and_says_why():
     view = StepView(model=StepModel())
     assert view.actions.back.disabled
     view.model.act(BACK)
-    assert view.model.notice == words.not_possible(BACK, words.nothing_back())
+    assert view.model.notice == words.not_possible(BACK, t("step.back.nothing"))
     view.model.act("draft")
     assert not view.actions.back.disabled
 
@@ -149,7 +150,7 @@ def test_a_link_opens_on_its_moment_and_the_link_names_the_moment_on_screen():
 def test_a_jump_to_a_moment_the_trace_lacks_is_a_notice():
     view = StepView(model=StepModel(draft="aligned", width=8))  # one block: moments 0 to 3
     view._open("moment:9")
-    assert view.model.notice == words.no_moment(9, 3)
+    assert view.model.notice == t("step.timeline.no_moment", last=3)
     assert view.model.steps_done() == 0
     view._open("moment:x")  # not a number: nothing happens
     assert view.model.steps_done() == 0

@@ -12,6 +12,7 @@ from fractions import Fraction
 from core import DRAFT_KINDS, display, rates, typical
 
 from ..i18n import DEFAULT, has, language, t
+from ..parts import draft_name
 
 LEVEL = 0.01  # a p-value below this counts as a detected difference
 
@@ -35,10 +36,6 @@ def rule_title(variant, default):
 
 def rule_summary(variant, default):
     return t(f"variant.{variant}.summary") if has(f"variant.{variant}.summary") else default
-
-
-def draft_name(draft):
-    return t(f"step.draft_name.{draft}") if has(f"step.draft_name.{draft}") else draft
 
 
 def p_value_text(p):

@@ -17,14 +17,11 @@ from core.timeline import Timeline, moment_index
 from core.tree import MAX_CANDIDATES, MAX_TREE_WIDTH, TREE_DRAFTS, Node, TreeBlock, TreeSession
 
 from ..i18n import t
-from ..parts import DRAFT_OPTIONS, TabModel
+from ..parts import BACK, TimelineModel
 from . import words
 
 SEED_MAX = 2**32 - 1
-# Only the drafts core can draft a tree with: the others have no table to draw k candidates from.
-TREE_OPTIONS = {label: draft for label, draft in DRAFT_OPTIONS.items() if draft in TREE_DRAFTS}
 ACTIONS = words.ACTIONS
-BACK = "back"  # Step back: the moment before, from core.timeline (a tree session has no past of its own)
 
 
 @dataclass(frozen=True)
@@ -51,16 +48,14 @@ def focus_after(session):
     return (tested[-1] if tested else block.nodes[0]).id
 
 
-def _scenario(session):
-    return session.config, session.candidates, session.rule
-
-
-class GuessesModel(TabModel):
+class GuessesModel(TimelineModel):
     """State of the "Several guesses at once" tab."""
 
     words = words  # notices in this tab's words (TabModel)
 
-    draft = param.Selector(default="biased", objects=TREE_OPTIONS, label="Draft model", doc="""
+    # Only the drafts core can draft a tree with (the others have no table to draw k candidates from):
+    # core's live list, so a table kind registered after this import is a choice too.
+    draft = param.Selector(default="biased", objects=TREE_DRAFTS, label="Draft model", doc="""
         Which draft offers the candidates: "aligned" equals the target, "biased" strongly favours A.""")
 
     candidates = param.Integer(default=2, bounds=(1, MAX_CANDIDATES), label="Candidates per position", doc="""
@@ -120,13 +115,6 @@ class GuessesModel(TabModel):
     def next_action(self):
         return None if self.session.phase == "done" else self.session.phase
 
-    def act(self, action):
-        """Perform ``action`` (one of ``ACTIONS``, or ``BACK``) and describe it; never raises."""
-        if action == BACK:
-            self.back()
-            return
-        self._guard(lambda: self._act(action))
-
     def _act(self, action):
         before = self.session
         if action == "step":
@@ -159,18 +147,6 @@ class GuessesModel(TabModel):
 
     # ---- the moments of the trace: Step back, a link's gsteps ------------------------
 
-    def steps_done(self):
-        """Clicks of Next step from a fresh trace to the one on screen: the moment (``gsteps=`` in a link)."""
-        return moment_index(self.session)
-
-    def timeline(self):
-        """Every moment of the trace on screen (``core.timeline``), computed once per scenario."""
-        known = getattr(self, "_timeline", None)
-        s = self.session
-        if known is None or _scenario(known.sessions[0]) != _scenario(s):
-            known = self._timeline = Timeline.of(self.session)
-        return known
-
     def open_link(self, url):
         """Apply the guesses' part of a link (``urlstate.read_guesses``): its scenario and moment, in one update."""
         def apply():
@@ -189,6 +165,12 @@ class GuessesModel(TabModel):
         return {"gdraft": s.config.draft, "gk": s.candidates, "gwidth": s.config.width, "gseed": s.config.seed,
                 "gsteps": self.steps_done()}
 
+    def _scenario(self, session):
+        return session.config, session.candidates, session.rule  # a tree's trace has more than its config
+
+    def _landing(self, session):
+        return {"selected": focus_after(session)}
+
     def moment_words(self, n, line=None):
         """The caption's sentence at moment ``n`` of ``line`` (by default the trace on screen): what its
         last Next step said (moment 0: the start's)."""
@@ -197,25 +179,6 @@ class GuessesModel(TabModel):
         line = line or self.timeline()
         before = line.at(n - 1)
         return self._happened(before.phase, before, line.at(n))
-
-    def jump(self, n):
-        """Show moment ``n`` exactly as ``n`` clicks of Next step from the start show it."""
-        def go():
-            line = self.timeline()
-            if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= line.last:
-                self._publish(notice=t("step.timeline.no_moment", last=line.last))
-                return
-            session = line.at(n)
-            self._publish(session=session, selected=focus_after(session), notice="", happened=self.moment_words(n))
-        self._guard(go)
-
-    def back(self):
-        """Step back: the moment before this one (moment 0 has none: a notice says so)."""
-        n = self.steps_done()
-        if n == 0:
-            self._guard(lambda: self._publish(notice=words.not_possible(BACK, t("step.back.nothing"))))
-            return
-        self.jump(n - 1)
 
     def select(self, node_id):
         """Show ``node_id`` in the inspector (a click on a node or the picker)."""

@@ -15,7 +15,7 @@ from core.tree import TREE_DRAFTS
 
 from .. import theme, urlstate
 from ..i18n import t
-from ..parts import ActionButtons, draft_options, field, html, slider_title
+from ..parts import ActionButtons, draft_objects, draft_options, field, html, slider_title
 from . import words
 from .model import ACTIONS, BACK, GuessesModel
 from .tree_chart import LOOK, TreeChart
@@ -34,6 +34,11 @@ def pane(text, **params):
 def card(*objects, **params):
     params.setdefault("margin", (6, 0))
     return pn.Column(*objects, sizing_mode="stretch_width", stylesheets=[theme.CARD], **params)
+
+
+def tree_options():
+    """The drafts a tree can be drawn with (``core.tree.TREE_DRAFTS``, read now), labelled as every tab labels them."""
+    return draft_options({label: draft for label, draft in draft_objects().items() if draft in TREE_DRAFTS})
 
 
 def draft_help():
@@ -59,7 +64,7 @@ class Controls(pn.viewable.Viewer):
         m = self.model
         self.draft_help = draft_help()
         self.draft = pn.widgets.RadioButtonGroup.from_param(
-            m.param.draft, options=draft_options(dict(m.param.draft.names or {})) or None, name="", description=None, color="primary", variant="outline",
+            m.param.draft, options=tree_options(), name="", description=None, color="primary", variant="outline",
             stylesheets=[theme.BUTTON], margin=(4, 5), sizing_mode="stretch_width", max_width=420)  # shrinks to its field
         self.candidates = pn.widgets.IntSlider.from_param(m.param.candidates, name=slider_title("guesses.field.candidates"),
                                                           sizing_mode="stretch_width",

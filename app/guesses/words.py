@@ -11,7 +11,8 @@ The module's constants (``LABELS``, ``STATUS``, ...) are read through
 
 from core.display import dec, exact_or_dec, versus
 
-from ..i18n import has, t
+from ..i18n import t
+from ..parts import draft_name
 
 ACTIONS = ("draft", "verify", "commit", "step", "run_block", "reset")
 PHASES = ("draft", "verify", "commit")
@@ -33,10 +34,6 @@ def count(n, noun):
 def tokens(seq):
     seq = tuple(seq)
     return " ".join(seq) if seq else t("step.tokens.nothing")
-
-
-def draft_name(draft):
-    return t(f"step.draft_name.{draft}") if has(f"step.draft_name.{draft}") else draft
 
 
 def scenario(draft, candidates, width, seed):

@@ -8,7 +8,8 @@
 // (the message type of a height report), `widget_css` (Bokeh's widget colours as
 // the page's palette, added to every shadow root), `frame_hidden` (CSS class -> the
 // part's name, for parts hidden inside an iframe unless the link says NAME_hide=0), `open_class`
-// (the class of the hidden input that HTML buttons with data-sp-open write to). It installs itself once per page and
+// (the class of the hidden input that HTML buttons with data-sp-open write to), `open_recent` (how many
+// of their latest clicks it holds). It installs itself once per page and
 // then follows every change of the DOM (shadow roots included), so a document
 // the Pyodide worker renders later is handled the same way.
 const page = window.specstepPage || (window.specstepPage = {});
@@ -19,6 +20,7 @@ page.heightType = height_type;
 page.widgetCss = widget_css;
 page.frameHidden = frame_hidden;
 page.openClass = open_class;
+page.openRecent = open_recent;
 
 if (!page.installed) {
   page.installed = true;
@@ -303,9 +305,11 @@ if (!page.installed) {
   });
 
   // Buttons drawn in HTML (the token chips, the block history) carry data-sp-open="KEY": a
-  // click writes KEY@n into the document's hidden input with class `open_class` (app/parts.py
-  // Opener), which Python follows. n counts clicks, so the same button twice is two changes.
-  let opened = 0;
+  // click writes K1|K2|KEY@n into the document's hidden input with class `open_class`
+  // (app/parts.py Opener, which says why): the keys of the latest `open_recent` clicks on that
+  // input and n, its clicks so far. Python opens the keys it has not seen, so clicks that reach it
+  // as one value (the loader's queue, Panel's debounce) are all made, in order.
+  const clicks = new WeakMap();  // input model -> {n, recent}: a new document's input starts afresh
   document.addEventListener("click", (event) => {
     const button = event.composedPath().find((el) => el instanceof Element && el.hasAttribute("data-sp-open"));
     const root = button && button.getRootNode();
@@ -317,8 +321,11 @@ if (!page.installed) {
     for (let i = documents.length - 1; i >= 0; i--) {  // the newest document: the worker's, once drawn
       for (const model of documents[i].all_models) {
         if (Array.isArray(model.css_classes) && model.css_classes.includes(page.openClass) && "value" in model) {
-          opened += 1;
-          model.value = `${button.getAttribute("data-sp-open")}@${opened}`;
+          const made = clicks.get(model) || { n: 0, recent: [] };
+          made.n += 1;
+          made.recent = [...made.recent, button.getAttribute("data-sp-open")].slice(-page.openRecent);
+          clicks.set(model, made);
+          model.value = `${made.recent.join("|")}@${made.n}`;
           return;
         }
       }

@@ -46,7 +46,7 @@ def script():
     return CustomJS(args=dict(names=dict(words.NAMES), keys=keys, tabs_label=words.TABS_LABEL,
                               height_type=HEIGHT_TYPE, widget_css=theme.WIDGET_VARS,
                               frame_hidden={cls: name for name, cls in FRAME_HIDDEN.items()},
-                              open_class=parts.OPEN_CLASS), code=PAGE_JS)
+                              open_class=parts.OPEN_CLASS, open_recent=parts.OPEN_RECENT), code=PAGE_JS)
 
 
 def present_script():

@@ -12,6 +12,7 @@ import core
 from core import display, payoff
 
 from ..i18n import has, t
+from ..parts import draft_name
 
 TOKENS = ("A", "B", "C")
 
@@ -26,10 +27,6 @@ def join(items, word="and"):
     if len(items) == 1:
         return items[0]
     return t(f"payoff.join.{word}", rest=t("payoff.join.sep").join(items[:-1]), last=items[-1])
-
-
-def draft_name(draft):
-    return t(f"step.draft_name.{draft}") if has(f"step.draft_name.{draft}") else draft
 
 
 def reading(table, draft, cost):

@@ -31,15 +31,13 @@ from core.tables import AUTHORED
 from core.predict import CALLS, check_support, judge_calls, tally
 from toy_tables import TOKENS
 from core.tables_text import parse_tables
-from core.timeline import Timeline, moment_index
 
 from .. import urlstate
 from ..i18n import t
-from ..parts import DRAFT_OPTIONS, TabModel, draft_objects, one_update
+from ..parts import BACK, DRAFT_OPTIONS, TimelineModel, draft_objects, one_update
 from . import predict_words, words
 
 ACTIONS = words.ACTION_NAMES
-BACK = "back"  # Step back: not a core.Session action (the session has no past), the timeline's
 # Actions that would verify the block a Predict-first reader is still calling.
 REVEALS = ("verify", "step", "run_block", "run_to_end")
 # Actions that would draw past a question Predict first still waits on: they wait for the answer, so a
@@ -95,7 +93,7 @@ def scenario_config(draft, width, seed, lookahead, schedule="fixed", target="", 
     return core.Config(draft=draft, width=width, seed=seed, lookahead=exact, schedule=schedule, tables=tables)
 
 
-class StepModel(TabModel):
+class StepModel(TimelineModel):
     """State of the "Step through a block" view."""
 
     words = words  # notices in this tab's words (TabModel)
@@ -251,21 +249,16 @@ class StepModel(TabModel):
         return {"draft": self.draft, "width": self.width, "seed": self.seed, "lookahead": self.lookahead,
                 "schedule": self.schedule, "steps": self.steps_done(), "target": self.target, "q": self.q}
 
-    def steps_done(self):
-        """Clicks of "Next step" that lead from a fresh trace to the current one: the moment on screen."""
-        return moment_index(self.session)
+    # ---- the timeline: every moment of this trace (parts.TimelineModel) --------------
 
-    # ---- the timeline: every moment of this trace --------------------------------
+    def _landing(self, session):
+        # Back (or here): an open Predict-first question ends unanswered, so nothing of it is counted.
+        return {"focus": focus_after(session), "asking": None, "marked": (), "calls": (None, ())}
 
-    def timeline(self):
-        """Every moment of the trace on screen (``core.timeline``), computed once per scenario."""
-        return self._timeline_of(self.session)
-
-    def _timeline_of(self, session):
-        known = getattr(self, "_timeline", None)
-        if known is None or known.sessions[0].config != session.config:
-            known = self._timeline = Timeline.of(session)
-        return known
+    def _refused_jump(self, n):
+        if n > self.steps_done() and self.holding():
+            return predict_words.held_jump()
+        return None
 
     def moment_words(self, n):
         """The caption's sentence at moment ``n``: the one its last Next step said (moment 0: the start's)."""
@@ -273,30 +266,6 @@ class StepModel(TabModel):
             return words.START
         line = self.timeline()
         return words.happened("step", line.at(n - 1), line.at(n))
-
-    def jump(self, n):
-        """Show moment ``n`` of the trace exactly as ``n`` clicks of Next step from the start show it."""
-        def go():
-            line = self.timeline()
-            if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= line.last:
-                self._publish(notice=words.no_moment(n, line.last))
-                return
-            if n > self.steps_done() and self.holding():
-                self._publish(notice=predict_words.held_jump())
-                return
-            session = line.at(n)
-            # Back (or here): an open Predict-first question ends unanswered, so nothing of it is counted.
-            self._publish(session=session, focus=focus_after(session), notice="", happened=self.moment_words(n),
-                          asking=None, marked=(), calls=(None, ()))
-        self._guard(go)
-
-    def back(self):
-        """Step back: the moment before this one, replayed from core's trace (no second engine)."""
-        n = self.steps_done()
-        if n == 0:
-            self._guard(lambda: self._publish(notice=words.not_possible(BACK, words.nothing_back())))
-            return
-        self.jump(n - 1)
 
     def shift_seed(self, delta):
         """The previous (-1) or next (+1) seed, within bounds."""
@@ -333,13 +302,6 @@ class StepModel(TabModel):
         if action in COMMITS and self.asking_block() is not None:
             return False
         return bool(self.session.can(action))
-
-    def act(self, action):
-        """Perform ``action`` (one of ``ACTIONS``, or ``BACK``) and describe it; never raises."""
-        if action == BACK:
-            self.back()
-            return
-        self._guard(lambda: self._act(action))
 
     def _act(self, action):
         before = self.session

@@ -18,6 +18,7 @@ from core.display import dec, exact_or_dec, versus
 from core.drafts import lookup_match
 
 from ..i18n import has, t
+from ..parts import draft_name
 from . import draft_words
 
 ACTION_NAMES = ("draft", "verify", "commit", "step", "run_block", "run_to_end", "reset")
@@ -96,12 +97,6 @@ def scenario_changed(old, new):
         changes.append(t("step.change.heuristic" if new.schedule == "heuristic" else "step.change.fixed"))
     what = t("step.change.and").join(changes) if changes else t("step.change.scenario")
     return t("step.started_over", what=what)
-
-
-def draft_name(draft):
-    """A draft's name in a sentence ("biased", "偏置")."""
-    key = f"step.draft_name.{draft}"
-    return t(key) if has(key) else draft
 
 
 def opened_link(config, steps):
@@ -587,16 +582,6 @@ def __getattr__(name):
 
 
 # ---- Step back and the timeline (issue 26) ------------------------------------------
-
-def nothing_back():
-    """Why Step back does nothing at moment 0."""
-    return t("step.back.nothing")
-
-
-def no_moment(n, last):
-    """A jump to a moment the trace does not have."""
-    return t("step.timeline.no_moment", last=last)
-
 
 def moment_now(n, last):
     """"Moment 4 of 9": where the timeline is."""
