@@ -14,7 +14,7 @@ import pytest
 
 from build_support.browser import Visit
 from build_support.fixtures import chromium, site  # noqa: F401 (fixtures)
-from build_support.real_site import real_site
+from build_support.real_site import prerendered_site
 from sitebuild.loader_config import all_words, url_table
 from test_build_output import js_config
 from test_prerender import ROOT_TEXT_JS, VISIBLE_ROOTS_JS
@@ -26,7 +26,8 @@ HEURISTIC = "?draft=aligned&width=3&seed=0&schedule=heuristic"
 
 @pytest.fixture(scope="module")
 def built():
-    return real_site(extra_args=("--prerender", "schedule=heuristic"))
+    """The session's pre-rendered build: schedule=heuristic (and test_prerender.py's two scenarios)."""
+    return prerendered_site()
 
 
 @pytest.fixture
