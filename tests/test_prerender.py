@@ -14,10 +14,9 @@ import json
 import pytest
 
 from app import urlstate
-from build_support.browser import Visit
 from build_support.real_site import CUSTOM_QUERY, prerendered_site, run_build
 from build_support.servers import wait_until
-from build_support.fixtures import chromium, site  # noqa: F401 (fixtures)
+from build_support.fixtures import chromium, held, site, visit  # noqa: F401 (fixtures)
 from sitebuild.prerender import read_queries, read_query
 from sitebuild.project import BuildError
 
@@ -82,21 +81,6 @@ def test_build_py_stops_at_once_on_a_bad_prerender(tmp_path, query, words):
 def built():
     """The session's pre-rendered build: PRERENDERED and CUSTOM (and test_loader_url_real_page.py's schedule=heuristic)."""
     return prerendered_site()
-
-
-@pytest.fixture
-def held(built):
-    """Pyodide's server holds every request until the test lets it go: the page stays before Python."""
-    built.pyodide.set_mode("hang")
-    yield built.pyodide
-    built.pyodide.set_mode("serve")
-
-
-@pytest.fixture
-def visit(chromium):
-    opened = Visit(chromium)
-    yield opened
-    opened.close()
 
 
 ROOT_TEXT_JS = """
