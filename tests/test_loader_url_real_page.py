@@ -12,9 +12,8 @@ import json
 
 import pytest
 
-from build_support.browser import Visit
-from build_support.fixtures import chromium, site  # noqa: F401 (fixtures)
-from build_support.real_site import real_site
+from build_support.fixtures import chromium, held, site, visit  # noqa: F401 (fixtures)
+from build_support.real_site import prerendered_site
 from sitebuild.loader_config import all_words, url_table
 from test_build_output import js_config
 from test_prerender import ROOT_TEXT_JS, VISIBLE_ROOTS_JS
@@ -26,22 +25,8 @@ HEURISTIC = "?draft=aligned&width=3&seed=0&schedule=heuristic"
 
 @pytest.fixture(scope="module")
 def built():
-    return real_site(extra_args=("--prerender", "schedule=heuristic"))
-
-
-@pytest.fixture
-def held(built):
-    """Pyodide's server holds every request until the test lets it go: the page stays before Python."""
-    built.pyodide.set_mode("hang")
-    yield built.pyodide
-    built.pyodide.set_mode("serve")
-
-
-@pytest.fixture
-def visit(chromium):
-    opened = Visit(chromium)
-    yield opened
-    opened.close()
+    """The session's pre-rendered build: schedule=heuristic (and test_prerender.py's two scenarios)."""
+    return prerendered_site()
 
 
 def test_the_built_loader_has_the_url_table_and_the_words_the_build_writes(built):

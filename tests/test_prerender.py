@@ -14,17 +14,15 @@ import json
 import pytest
 
 from app import urlstate
-from build_support.browser import Visit
-from build_support.real_site import real_site, run_build
+from build_support.real_site import CUSTOM_QUERY, prerendered_site, run_build
 from build_support.servers import wait_until
-from build_support.fixtures import chromium, site  # noqa: F401 (fixtures)
+from build_support.fixtures import chromium, held, site, visit  # noqa: F401 (fixtures)
 from sitebuild.prerender import read_queries, read_query
 from sitebuild.project import BuildError
 
 PRERENDERED = "?draft=biased&width=3&seed=1"
 # A teacher's own tables (issue 29), in the canonical form the build writes and the loader matches.
-CUSTOM = "draft=custom&width=2&seed=1&target=0.6,0.3,0.1;0.2,0.6,0.2;0.55,0.15,0.3;0.25,0.25,0.5" \
-         "&q=0.2,0.5,0.3;0.7,0.25,0.05;0.75,0.15,0.1;0.85,0.05,0.1"
+CUSTOM = CUSTOM_QUERY
 
 
 # ---- reading --prerender ------------------------------------------------------------
@@ -81,22 +79,8 @@ def test_build_py_stops_at_once_on_a_bad_prerender(tmp_path, query, words):
 
 @pytest.fixture(scope="module")
 def built():
-    return real_site(extra_args=("--prerender", "draft=biased&width=3&seed=1", "--prerender", CUSTOM))
-
-
-@pytest.fixture
-def held(built):
-    """Pyodide's server holds every request until the test lets it go: the page stays before Python."""
-    built.pyodide.set_mode("hang")
-    yield built.pyodide
-    built.pyodide.set_mode("serve")
-
-
-@pytest.fixture
-def visit(chromium):
-    opened = Visit(chromium)
-    yield opened
-    opened.close()
+    """The session's pre-rendered build: PRERENDERED and CUSTOM (and test_loader_url_real_page.py's schedule=heuristic)."""
+    return prerendered_site()
 
 
 ROOT_TEXT_JS = """

@@ -19,7 +19,7 @@ from build_support.browser import Visit, click_and_measure
 from html_support import widget_text_contrast
 from build_support.real_site import real_site
 from build_support.servers import LocalServer, wait_until
-from build_support.fixtures import chromium, site  # noqa: F401 (fixtures)
+from build_support.fixtures import chromium, site, visit  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
 
@@ -31,13 +31,6 @@ ORIGIN_MARKS = {"✓": "accepted", "↺": "correction", "★": "bonus"}
 @pytest.fixture(scope="module")
 def built():
     return real_site()
-
-
-@pytest.fixture
-def visit(chromium):
-    opened = Visit(chromium)
-    yield opened
-    opened.close()
 
 
 def open_ready(visit, site, query=""):

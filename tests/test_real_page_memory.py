@@ -6,8 +6,10 @@ Here, in the built page (``build_support/real_site.py``, served on 127.0.0.1),
 a cycle is 3 clicks of "Next step" then "Reset" (not a whole trace, which is 6
 steps: fewer clicks keep the test to a couple of minutes on a loaded 2-core
 machine, and every click still replaces the panes it changes). Each click waits
-until the worker has answered every patch the page posted ("idle") and has been
-quiet for a moment, so no update is still in flight when the heap is read.
+until the worker has answered every patch the page posted ("idle") and nothing has
+come for two frames' time (a change made while the worker was busy goes out at
+once on its "idle"); before each heap reading the page must be quiet for half a
+second, so no update is still in flight when the heap is read.
 
 Through the Chrome DevTools Protocol: 20 warm-up cycles, forced garbage
 collection (``HeapProfiler.collectGarbage``), the main thread's used heap
@@ -43,10 +45,19 @@ SETTLED_JS = """
 """
 
 
-def click_and_settle(visit: Visit, name: str, quiet_ms: int = 100):
+# Between clicks: 30 ms of quiet (was 100 ms, polled every 50 ms: 480 clicks made that ~45 s of
+# waiting). Before a heap reading: half a second, longer than any click waited before.
+CLICK_QUIET_MS, READING_QUIET_MS = 30, 500
+
+
+def settle(visit: Visit, quiet_ms: int):
+    visit.page.wait_for_function(SETTLED_JS, arg=quiet_ms, polling="raf", timeout=30_000)
+
+
+def click_and_settle(visit: Visit, name: str, quiet_ms: int = CLICK_QUIET_MS):
     visit.page.evaluate("window.specstepWorker.specstepLog.length = 0")
     visit.button(name).click()
-    visit.page.wait_for_function(SETTLED_JS, arg=quiet_ms, polling=50, timeout=30_000)
+    settle(visit, quiet_ms)
 
 
 def cycle(visit: Visit):
@@ -55,8 +66,9 @@ def cycle(visit: Visit):
     click_and_settle(visit, "Reset")
 
 
-def heap_after_gc(cdp, times: int) -> int:
-    """The main thread's used JS heap in bytes, after ``times`` forced collections."""
+def heap_after_gc(visit: Visit, cdp, times: int) -> int:
+    """The main thread's used JS heap in bytes, once the page is quiet, after ``times`` forced collections."""
+    settle(visit, READING_QUIET_MS)
     for _ in range(times):
         cdp.send("HeapProfiler.collectGarbage")
     return int(cdp.send("Runtime.getHeapUsage")["usedSize"])
@@ -74,10 +86,10 @@ def test_the_pages_heap_stays_flat_over_a_hundred_cycles_of_next_step_and_reset(
             cdp.send("HeapProfiler.enable")
             for _ in range(WARM_UP):
                 cycle(visit)
-            before = heap_after_gc(cdp, 3)
+            before = heap_after_gc(visit, cdp, 3)
             for _ in range(MEASURED):
                 cycle(visit)
-            after = heap_after_gc(cdp, 5)
+            after = heap_after_gc(visit, cdp, 5)
             per_cycle = (after - before) / MEASURED
             figures = (f"page heap after GC: {before / 2**20:.2f} MB after {WARM_UP} warm-up cycles, "
                        f"{after / 2**20:.2f} MB after {MEASURED} more ({STEPS_PER_CYCLE} x Next step + Reset "

@@ -10,8 +10,8 @@ import statistics
 
 import pytest
 
-from build_support.browser import Visit, click_and_measure
-from build_support.fixtures import chromium, site  # noqa: F401 (fixtures)
+from build_support.browser import click_and_measure
+from build_support.fixtures import chromium, site, visit  # noqa: F401 (fixtures)
 from build_support.real_site import real_site
 
 pytestmark = pytest.mark.browser
@@ -39,13 +39,6 @@ SCREEN_JS = """() => {
 @pytest.fixture(scope="module")
 def built():
     return real_site()
-
-
-@pytest.fixture
-def visit(chromium):
-    opened = Visit(chromium)
-    yield opened
-    opened.close()
 
 
 def screen(visit):

@@ -1,8 +1,9 @@
 """Pytest fixtures shared by the real-page test files: one Chromium per file, and the file's site served.
 
 A test file imports what it uses (``from build_support.fixtures import chromium, site``);
-``site`` serves the ``built`` fixture of the importing file. One Chromium per file,
-because Playwright's sync API must stop before the next file starts its own.
+``site`` serves the ``built`` fixture of the importing file, ``visit`` is one fresh
+visit at 1200 x 900 per test, ``held`` holds Pyodide's server back for one test. One
+Chromium per file, because Playwright's sync API must stop before the next file starts its own.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import os
 
 import pytest
 
-from .browser import chromium_executable, launch
+from .browser import Visit, chromium_executable, launch
 from .servers import LocalServer
 
 
@@ -34,3 +35,18 @@ def chromium():
 def site(built):
     with LocalServer(built.out) as server:
         yield server
+
+
+@pytest.fixture
+def visit(chromium):
+    opened = Visit(chromium)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def held(built):
+    """Pyodide's server holds every request until the test lets it go: the page stays before Python."""
+    built.pyodide.set_mode("hang")
+    yield built.pyodide
+    built.pyodide.set_mode("serve")
