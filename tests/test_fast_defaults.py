@@ -1,4 +1,4 @@
-"""app/fast_defaults.py: Bokeh's answer to "may this default change?", kept per property, is Bokeh's own."""
+"""app/fast_defaults.py: Bokeh's answers about defaults, kept per property and per class, are Bokeh's own."""
 
 import json
 import re
@@ -38,6 +38,7 @@ def test_every_property_of_every_model_gets_bokehs_own_answer_twice():
             obj = cls()
         except Exception:
             continue  # abstract, or needs arguments: its properties are checked on its subclasses
+        assert fast_defaults.overridden_defaults(cls) == fast_defaults._bokeh_overrides.__func__(cls), cls
         for name in obj.properties():
             descriptor = cls.lookup(name)
             try:
@@ -48,6 +49,11 @@ def test_every_property_of_every_model_gets_bokehs_own_answer_twice():
             assert fast_defaults.has_unstable_default(descriptor, obj) == own, (cls, name)  # from the cache
             checked += 1
     assert checked > 5000, checked
+
+
+def bokehs_own(monkeypatch):
+    monkeypatch.setattr(PropertyDescriptor, "has_unstable_default", fast_defaults._bokeh_own)
+    monkeypatch.setattr(HasProps, "_overridden_defaults", fast_defaults._bokeh_overrides)
 
 
 def test_a_page_serialises_the_same_with_it(monkeypatch):
@@ -65,21 +71,23 @@ def test_a_page_serialises_the_same_with_it(monkeypatch):
         names = {}
         return re.sub(r"(?<![\w-])p\d{3,}\b", lambda m: "m%d" % names.setdefault(m.group(0), len(names)), text)
 
-    monkeypatch.setattr(PropertyDescriptor, "has_unstable_default", fast_defaults._bokeh_own)
+    bokehs_own(monkeypatch)
     own = page_json()
-    monkeypatch.setattr(PropertyDescriptor, "has_unstable_default", fast_defaults.has_unstable_default)
+    assert fast_defaults.install() is True
     assert page_json() == own
 
 
-def test_another_bokeh_keeps_its_own_method(monkeypatch, capsys):
-    monkeypatch.setattr(PropertyDescriptor, "has_unstable_default", fast_defaults._bokeh_own)
+def test_another_bokeh_keeps_its_own_methods(monkeypatch, capsys):
+    bokehs_own(monkeypatch)
     monkeypatch.setattr(bokeh, "__version__", "9.9.9")
     assert fast_defaults.install() is False
     assert PropertyDescriptor.has_unstable_default is fast_defaults._bokeh_own
+    assert HasProps.__dict__["_overridden_defaults"] is fast_defaults._bokeh_overrides
     assert "not applied" in capsys.readouterr().err
 
 
-def test_install_puts_it_in_place(monkeypatch):
-    monkeypatch.setattr(PropertyDescriptor, "has_unstable_default", fast_defaults._bokeh_own)
+def test_install_puts_both_in_place(monkeypatch):
+    bokehs_own(monkeypatch)
     assert fast_defaults.install() is True
     assert PropertyDescriptor.has_unstable_default is fast_defaults.has_unstable_default
+    assert HasProps._overridden_defaults() is fast_defaults.overridden_defaults(HasProps)
