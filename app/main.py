@@ -35,7 +35,7 @@ except ImportError:
 
 import panel as pn
 
-from app import fast_update, i18n, theme, urlstate
+from app import fast_defaults, fast_update, i18n, theme, urlstate
 from app.i18n import t
 from app.embed.tables_editor import OwnNumbers
 from app.page import links
@@ -45,6 +45,7 @@ from app.step.model import StepModel
 from app.step.views import StepView, notice_html
 
 fast_update.install()  # a widget's change skips its design's stylesheets (app/fast_update.py)
+fast_defaults.install()  # Bokeh asks once per property whether its default may change (app/fast_defaults.py)
 
 
 def step_tab(model):

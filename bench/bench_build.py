@@ -225,8 +225,9 @@ def play_patches(visit, seconds: float = 4.0) -> float:
     instrument(visit)
     page = visit.page
     visit.button("Fast").click()
-    moment = ("() => Number(document.querySelector('[data-sp-open^=\"moment:\"][aria-current=\"step\"]')"
-              ".dataset.spOpen.split(':')[1])")
+    # The moment on screen; none is marked current at the start of a trace (moment 0).
+    moment = ("() => { const now = document.querySelector('[data-sp-open^=\"moment:\"][aria-current=\"step\"]');"
+              " return now ? Number(now.dataset.spOpen.split(':')[1]) : 0; }")
     page.wait_for_timeout(1000)
     start = page.evaluate(moment)
     page.evaluate("window.specstepWorker.specstepLog.length = 0")

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 APP = ROOT / "app"
 # A tab is a package with a model and views (app/step, app/exact, ...): found, not listed.
 TABS = sorted(p.name for p in APP.iterdir() if (p / "model.py").is_file() and (p / "views.py").is_file())
-SHARED = ("parts", "theme", "i18n", "urlstate", "fast_update", "fast_import", "worker_protocol")
+SHARED = ("parts", "theme", "i18n", "urlstate", "fast_update", "fast_defaults", "fast_import", "worker_protocol")
 
 
 def module_name(path):
