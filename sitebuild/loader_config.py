@@ -57,6 +57,8 @@ def words(lang: str, host: str | None) -> dict:
                   *(word(f"loader.step.{name}") for name in STEPS)],
         "step": word("loader.step"),
         "preview": word("loader.preview"),
+        "previewLive": word("loader.preview_live"),
+        "liveWait": word("loader.live_wait"),
         "reload": word("loader.reload"),
         "whatToDo": word("loader.what_to_do"),
         "details": word("loader.details"),

@@ -25,6 +25,7 @@ import asyncio
 import gc
 import gzip
 import json
+import re
 
 FOLDER = "moments"
 MAX_GZIP = 60_000  # bytes a scenario's recording may add to a visit (issue 27)
@@ -125,7 +126,8 @@ async def record(doc, model) -> dict:
 
         await recorder.settled()
         recorder.sent.clear()
-        start = None if recorder.canonical() and model.steps_done() == 0 else keep(await recorder.click((MOMENT, 0)))
+        begin = model.steps_done()  # the moment the pre-render shows (a link's steps=N)
+        start = None if recorder.canonical() else keep(await recorder.click((MOMENT, begin)))
         last = model.timeline().last
         buttons = controls(doc)
         moments = []
@@ -152,7 +154,8 @@ async def record(doc, model) -> dict:
                 else:  # the page goes to the moment as the timeline does, then shows what the button said
                     entry[name] = [None, to, keep(settle), keep(decorate)]
             moments.append(entry)
-        return {"last": last, "start": start, "patches": patches, "moments": moments}
+        return {"last": last, "begin": begin, "start": start, "controls": {name: m.id for name, m in buttons.items()},
+                "patches": patches, "moments": moments}
     finally:
         api.encode = original
 
@@ -206,3 +209,76 @@ def moments_text(query: str, moments: dict) -> str:
 
 def gzip_size(text: str) -> int:
     return len(gzip.compress(text.encode("utf-8"), 9))
+
+
+# ---- in the site ------------------------------------------------------------------
+
+DOC_SCRIPT = re.compile(r'(<script type="application/json" id="[^"]+">)(.*?)(</script>)', re.S)
+RENDER_ITEMS = re.compile(r'const render_items = (\[.*?\]);\n')
+
+
+def page_document(page: str, rendered: dict, local) -> tuple[str, dict]:
+    """index.html with the recorder's document in place of panel convert's, under the page's own ids.
+
+    The recorded patches name the recorder's models, so the page must draw that document; it is
+    the worker's first render of the same address (none), the same screen. Its roots and document
+    take the ids the page's elements and render items name (``rename``: applied to the recording
+    too). ``local`` maps a CDN URL to the site's copy, as for the page."""
+    import html as html_lib
+
+    from .page import URL_RE, share_stylesheets
+    from .project import BuildError
+
+    found = DOC_SCRIPT.findall(page)
+    items = RENDER_ITEMS.findall(page)
+    if len(found) != 1 or len(items) != 1:
+        raise BuildError("expected one pre-rendered document and one render_items in panel convert's page")
+    item = json.loads(items[0])[0]
+    ours = json.loads(rendered["render_items"])[0]
+    root_ids = json.loads(rendered["root_ids"])
+    if len(root_ids) != len(item["root_ids"]):
+        raise BuildError(f"the worker's render has {len(root_ids)} roots where index.html has {len(item['root_ids'])}")
+    rename = dict(zip(root_ids, item["root_ids"]))
+    rename[ours["docid"]] = item["docid"]
+    text = rendered["docs_json"]
+    for old, new in rename.items():
+        text = text.replace(json.dumps(old), json.dumps(new))
+    docs = share_stylesheets(json.loads(text))
+    text = URL_RE.sub(lambda m: local(m.group(0)) or m.group(0), json.dumps(docs, separators=(",", ":")))
+    escaped = html_lib.escape(text, quote=False)
+    return DOC_SCRIPT.sub(lambda m: m.group(1) + escaped + m.group(3), page, count=1), rename
+
+
+def moments_file(query: str, moments: dict, rename: dict | None = None) -> str:
+    """The recording's text, with the ids the page's document has (``page_document``'s ``rename``)."""
+    text = moments_text(query, moments)
+    for old, new in (rename or {}).items():
+        text = text.replace(json.dumps(old), json.dumps(new))
+    return text
+
+
+def file_name(scenario_file: str | None) -> str:
+    """moments/default.json for index.html's scenario, moments/<the pre-render's name> for another."""
+    return f"{FOLDER}/{scenario_file.split('/')[-1] if scenario_file else 'default.json'}"
+
+
+def write_all(stage, scenarios, rendered: dict, rename: dict) -> dict:
+    """moments/*.json for each scenario (index.html's own is the query ""); query -> what was written.
+
+    A recording over the budget (a long trace) is left out: that link's preview stays inert until
+    Python is up, as every page was before."""
+    written = {}
+    for scenario in scenarios:
+        text = moments_file(scenario.query, rendered[scenario.query]["moments"],
+                            rename if scenario.query == "" else None)
+        size = gzip_size(text)
+        if size > MAX_GZIP:
+            written[scenario.query] = {"file": None, "gzip_bytes": size,
+                                       "note": f"left out: {size} bytes gzip, over the {MAX_GZIP} of a scenario"}
+            continue
+        name = file_name(scenario.file or None)
+        target = stage / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+        written[scenario.query] = {"file": name, "bytes": len(text.encode("utf-8")), "gzip_bytes": size}
+    return written

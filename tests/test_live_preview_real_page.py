@@ -1,0 +1,155 @@
+"""The live preview in the built page, real Pyodide 0.29.3 offline in Chromium (issue 27 item 1).
+
+While Pyodide's files are held back (the worker cannot start), Next step and Step back answer at
+once with the build's recorded moments, the URL follows (steps=N); when Python comes up it opens on
+that moment and takes over with no visible change: the page's deep text and the token strip's DOM
+just before and just after are identical. A control that needs Python says so where it was used,
+and its change is made once Python is ready.
+"""
+
+from __future__ import annotations
+
+import statistics
+
+import pytest
+
+from build_support.browser import Visit
+from build_support.fixtures import chromium, site  # noqa: F401 (fixtures)
+from build_support.real_site import real_site
+from test_prerender import ROOT_TEXT_JS
+from test_step_back_real_page import SCREEN_JS
+
+pytestmark = pytest.mark.browser
+
+# The committed output's strip (app/step/views.py), found across shadow roots: its HTML as drawn.
+STRIP_JS = """() => {
+  const find = (root) => {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.classList.contains('strip')) return el;
+      if (el.shadowRoot) { const inner = find(el.shadowRoot); if (inner) return inner; }
+    }
+    return null;
+  };
+  const strip = find(document);
+  return strip ? strip.outerHTML : null;
+}"""
+# Click a button by its accessible name and time it until the recorded change is on screen (next frame).
+TIMED_CLICK_JS = """async (name) => {
+  const find = (root) => {
+    for (const el of root.querySelectorAll('button')) {
+      if ((el.getAttribute('aria-label') || el.textContent).trim() === name) return el;
+    }
+    for (const el of root.querySelectorAll('*')) {
+      if (el.shadowRoot) { const inner = find(el.shadowRoot); if (inner) return inner; }
+    }
+    return null;
+  };
+  const button = find(document);
+  const before = performance.getEntriesByName('specstep:live-click').length;
+  const started = performance.now();
+  button.click();
+  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  const answered = performance.getEntriesByName('specstep:live-click').length > before;
+  return answered ? performance.now() - started : null;
+}"""
+
+
+@pytest.fixture(scope="module")
+def built():
+    return real_site()
+
+
+@pytest.fixture
+def held(built):
+    """Pyodide's server holds every request until the test lets it go: the page stays before Python."""
+    built.pyodide.set_mode("hang")
+    yield built.pyodide
+    built.pyodide.set_mode("serve")
+
+
+def open_live(chromium, site, viewport=(1200, 900), query=""):
+    visit = Visit(chromium, viewport=viewport)
+    visit.page.goto(site.url + "index.html" + query)
+    visit.page.wait_for_function("performance.getEntriesByName('specstep:live').length > 0", timeout=30_000)
+    return visit
+
+
+def screen(visit):
+    visit.page.mouse.move(0, 0)
+    visit.page.wait_for_timeout(150)
+    return visit.page.evaluate(SCREEN_JS)
+
+
+def test_early_clicks_answer_from_the_recording_and_python_takes_over_with_no_change(chromium, site, built, held):
+    visit = open_live(chromium, site)
+    assert visit.page.evaluate("document.body.dataset.specstep") is None
+    assert not visit.page.evaluate("document.querySelector('[data-root-id]').hasAttribute('inert')")
+    assert "Play work already" in visit.status()
+    start = screen(visit)
+    assert "moment 0 of 6" in start
+    shown = [start]
+    for n in (1, 2, 3):
+        ms = visit.page.evaluate(TIMED_CLICK_JS, "Next step")
+        assert ms is not None and ms < 1000, ms
+        shown.append(screen(visit))
+        assert f"moment {n} of 6" in shown[-1] and shown[-1] != shown[-2]
+    assert "steps=3" in visit.page.url
+    visit.page.evaluate(TIMED_CLICK_JS, "Step back")
+    back = screen(visit)
+    assert back == shown[2], "Step back from moment 3 is not moment 2's screen as Next step showed it"
+    assert "steps=2" in visit.page.url
+    visit.shot("live_preview_1200")
+    text, strip = visit.page.evaluate(ROOT_TEXT_JS), visit.page.evaluate(STRIP_JS)
+    assert strip and "block 1" in strip
+
+    held.set_mode("serve")
+    visit.wait_ready()
+    visit.page.wait_for_timeout(300)
+    assert visit.page.evaluate(ROOT_TEXT_JS) == text
+    assert visit.page.evaluate(STRIP_JS) == strip
+    assert "steps=2" in visit.page.url
+    marks = visit.marks()
+    assert marks["specstep:live"] < marks["specstep:ready"]
+    assert visit.errors == [] and visit.elsewhere() == set()
+    visit.close()
+
+
+def test_run_block_and_the_timeline_answer_and_python_shows_the_same_sentence(chromium, site, built, held):
+    visit = open_live(chromium, site, viewport=(375, 800))
+    visit.page.evaluate(TIMED_CLICK_JS, "Run block")
+    assert "moment 3 of 6" in screen(visit)
+    visit.shot("live_preview_375_run_block")
+    text, strip = visit.page.evaluate(ROOT_TEXT_JS), visit.page.evaluate(STRIP_JS)
+    held.set_mode("serve")
+    visit.wait_ready()
+    visit.page.wait_for_timeout(300)
+    assert visit.page.evaluate(ROOT_TEXT_JS) == text
+    assert visit.page.evaluate(STRIP_JS) == strip
+    assert visit.errors == []
+    visit.close()
+
+
+def test_a_control_that_needs_python_says_so_in_place_and_is_applied_once_ready(chromium, site, built, held):
+    visit = open_live(chromium, site)
+    visit.page.get_by_role("tab", name="Why it is exact").click()
+    wait = visit.page.locator(".specstep-live-wait")
+    wait.wait_for(timeout=5_000)
+    assert wait.inner_text().startswith("Starting Python…")
+    visit.shot("live_preview_needs_python")
+    held.set_mode("serve")
+    visit.wait_ready()
+    assert not visit.page.locator(".specstep-live-wait").count()
+    visit.has_text("The claim of speculative sampling", timeout=60)  # the tab Python built when the change came
+    assert visit.errors == []
+    visit.close()
+
+
+def test_twenty_early_clicks_answer_within_100_ms(chromium, site, built, held):
+    visit = open_live(chromium, site)
+    times = []
+    for i in range(20):
+        times.append(visit.page.evaluate(TIMED_CLICK_JS, "Next step" if i % 12 < 6 else "Step back"))
+    assert None not in times, times
+    print(f"live preview: click -> screen median {statistics.median(times):.1f} ms, max {max(times):.1f} ms")
+    assert statistics.median(times) < 100, times
+    visit.close()
