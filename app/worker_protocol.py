@@ -82,10 +82,20 @@ async def start(location_json: str, cdn_root: str | None = None, entry: str = EN
     namespace = runpy.run_module(entry, run_name="__main__")
     if replay_json and callable(namespace.get("replay")):
         from panel.io.state import state
+        # As once linked (write_doc drops the session, link releases the hold): init_doc's mock
+        # session makes Panel wait for a server's timer, and its hold keeps the clicks' callbacks.
+        doc = state.curdoc
+        session, doc._session_context = doc._session_context, None
+        doc.unhold()
         try:
-            namespace["replay"](state.curdoc, json.loads(replay_json))
+            for click in json.loads(replay_json):
+                namespace["replay"](doc, [click])
+                for _ in range(3):  # Panel runs a button's callback in a task of its own
+                    await asyncio.sleep(0)
         except Exception as exc:  # the link's own moment is still right, only its caption differs
             print(f"[specstep] the preview's clicks were not replayed: {type(exc).__name__}: {exc}")
+        doc.hold()
+        doc._session_context = session
     return await write_doc()
 
 

@@ -52,3 +52,16 @@ def test_a_prerendered_scenario_opened_on_its_link_sentence_equals_python_too():
     result = check("?draft=biased&width=3&seed=1", walk(2, 50, 12))
     assert result["problems"] == []
     assert result["gzip"] <= MAX_GZIP
+
+
+@pytest.mark.parametrize("clicks", [
+    ["step", "step", "step", "back"],
+    ["run_block"],
+    ["step", "run_to_end"],
+    ["run_block", "step", "reset"],
+    [("moment", 5), "back"],
+], ids=["steps-and-back", "run-block", "run-to-end", "reset", "timeline"])
+def test_the_workers_first_render_with_the_replay_is_the_preview(clicks):
+    from build_support.live_check import check_takeover
+    result = check_takeover("", clicks)
+    assert result["same"], result

@@ -129,3 +129,90 @@ def check(query: str, clicks: list) -> dict:
                 "pathname": "", "search": query, "hash": ""}
     with multiprocessing.get_context("spawn").Pool(1) as pool:
         return pool.apply(_check, (str(ROOT), json.dumps(location), clicks))
+
+
+def replay_of(data: dict, state: dict, clicks: list) -> list:
+    """What ``web/live.js`` asks the worker to replay after ``clicks``: the moment, then the last button."""
+    out = []
+    for click in clicks:
+        before = state["moment"]
+        pick(data, state, click)
+        out = [["moment", state["moment"]]] if state["settle"] is None else [["moment", before], click]
+    return out
+
+
+def _shown(doc) -> list:
+    """Every text, label, flag and value of the page, in the document's own order (no ids)."""
+    from bokeh.model import Model
+
+    seen, out = set(), []
+
+    def walk(model):
+        if model.id in seen:
+            return
+        seen.add(model.id)
+        for name, value in sorted(model.properties_with_values(include_defaults=True).items()):
+            items = value if isinstance(value, (list, tuple)) else [value]
+            for item in items:
+                if isinstance(item, Model):
+                    walk(item)
+            if isinstance(value, (str, bool, int, float)) and name not in ("name",):
+                out.append((type(model).__name__, name, value))
+
+    for root in doc.roots:
+        walk(root)
+    return out
+
+
+def _check_takeover(root: str, query: str, clicks: list) -> dict:
+    import sys
+    sys.path.insert(0, root)
+    from sitebuild.probe import pretend_pyodide
+    pretend_pyodide(root)
+
+    from bokeh.core.serialization import Serialized
+    from bokeh.document import Document
+
+    from app import worker_protocol
+    from sitebuild import record
+
+    def location(search):
+        return json.dumps({"href": search, "origin": "", "protocol": "", "host": "", "hostname": "", "port": "",
+                           "pathname": "", "search": search, "hash": ""})
+
+    def document(docs_json):
+        docs = json.loads(docs_json)
+        return Document.from_json(docs[next(iter(docs))])
+
+    async def run():
+        rendered = await record.render_and_record(location(query))
+        data = rendered["moments"]
+        page = document(rendered["docs_json"])
+        view = {"moment": data["begin"], "settle": data["start"]}
+        for click in clicks:
+            for index in pick(data, view, click):
+                for patch in data["patches"][index]:
+                    page.apply_json_patch(Serialized(content=patch, buffers=[]), setter="test")
+        moment = view["moment"]
+        view = {"moment": data["begin"], "settle": data["start"]}
+        replay = replay_of(data, view, clicks)
+        search = (query or "?") + ("&" if query else "") + f"steps={moment}"
+        docs_json, _, _ = await worker_protocol.start(location(search), replay_json=json.dumps(replay))
+        worker = document(docs_json)
+        a = [x for x in _shown(page)]
+        b = [x for x in _shown(worker)]
+        # The address's writer, the timeline's hidden input and the address itself: the page keeps those.
+        a = [x for x in a if not (x[0] == "TextInput" and x[1] == "value") and x[0] != "Location"]
+        b = [x for x in b if not (x[0] == "TextInput" and x[1] == "value") and x[0] != "Location"]
+        differ = [(x, y) for x, y in zip(a, b) if x != y]
+        return {"replay": replay, "moment": moment, "same": a == b, "lengths": (len(a), len(b)),
+                "differ": [str(d)[:4000] for d in differ[:3]]}
+
+    return asyncio.run(run())
+
+
+def check_takeover(query: str, clicks: list) -> dict:
+    """The page after ``clicks`` from the recording, and the worker's first render with the URL's steps=N
+    and ``web/live.js``'s replay: every text, label and flag in the same order."""
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        return pool.apply(_check_takeover, (str(ROOT), query, clicks))
