@@ -93,6 +93,7 @@ def test_run_block_and_the_timeline_answer_and_python_shows_the_same_sentence(ch
     visit.page.wait_for_timeout(300)
     assert visit.page.evaluate(ROOT_TEXT_JS) == text
     assert visit.page.evaluate(STRIP_JS) == strip
+    visit.shot("live_preview_375_run_block_after_takeover")
     assert visit.errors == []
     visit.close()
 
