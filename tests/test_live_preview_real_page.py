@@ -62,7 +62,7 @@ def test_early_clicks_answer_from_the_recording_and_python_takes_over_with_no_ch
         shown.append(screen(visit))
         assert f"moment {n} of 6" in shown[-1] and shown[-1] != shown[-2]
     assert "steps=3" in visit.page.url
-    visit.page.evaluate(TIMED_CLICK_JS, "Step back")
+    visit.button("Step back").click()  # as a reader does: the button has the focus
     back = screen(visit)
     assert back == shown[2], "Step back from moment 3 is not moment 2's screen as Next step showed it"
     assert "steps=2" in visit.page.url
@@ -76,6 +76,9 @@ def test_early_clicks_answer_from_the_recording_and_python_takes_over_with_no_ch
     assert visit.page.evaluate(ROOT_TEXT_JS) == text
     assert visit.page.evaluate(STRIP_JS) == strip
     assert "steps=2" in visit.page.url
+    # The keyboard focus stays on Step back, now the worker's.
+    visit.page.wait_for_function("document.activeElement && document.activeElement.classList.contains('sp-action-back')",
+                                 timeout=5_000)
     marks = visit.marks()
     assert marks["specstep:live"] < marks["specstep:ready"]
     assert visit.errors == [] and visit.elsewhere() == set()
@@ -121,4 +124,19 @@ def test_twenty_early_clicks_are_all_answered_from_the_recording(chromium, site,
         times.append(visit.page.evaluate(TIMED_CLICK_JS, "Next step" if i % 12 < 6 else "Step back"))
     assert None not in times, times
     print(f"live preview: click -> screen median {statistics.median(times):.1f} ms, max {max(times):.1f} ms")
+    visit.close()
+
+
+def test_play_steps_through_the_recording_before_python(chromium, site, built, held):
+    visit = open_live(chromium, site)
+    visit.button("Fast").click()
+    visit.button("Play").click()
+    visit.page.wait_for_function("location.search.includes('steps=3')", timeout=15_000)
+    visit.button("Pause").click()
+    visit.page.wait_for_timeout(800)
+    moment = visit.page.evaluate("new URLSearchParams(location.search).get('steps')")
+    visit.page.wait_for_timeout(800)
+    assert visit.page.evaluate("new URLSearchParams(location.search).get('steps')") == moment
+    assert f"moment {moment} of 6" in screen(visit)
+    assert not visit.page.locator(".specstep-live-wait").count(), "Play or its speed asked for Python"
     visit.close()

@@ -130,6 +130,7 @@ function specstepLive(env) {
     return null;
   }
   function follow(doc, path, type) {
+    if (!path) return null;
     let model = doc.roots()[path[0]];
     for (const [attr, i] of path.slice(1)) {
       if (!model) return null;
@@ -154,11 +155,18 @@ function specstepLive(env) {
     if (!origin) return;
     const name = live.byId[origin.id];
     if (name === "play") return; // Play is the page's own timer (its label, its click)
-    if (live.early.length === 0 && name && name !== "moment" && event.kind === "MessageSent") {
+    if (name === "speed") { // read by Play in the page; Python gets it once ready, with nothing to say now
+      live.early = live.early.filter((e) => !e.quiet);
+      live.early.push({ path: pathOf(live.doc, origin), type: origin.type, attr: event.attr, value: event.value,
+        quiet: true });
+      return;
+    }
+    const waiting = live.early.some((e) => !e.quiet);
+    if (!waiting && name && name !== "moment" && event.kind === "MessageSent") {
       press(name);
       return;
     }
-    if (live.early.length === 0 && name === "moment" && event.attr === "value") {
+    if (!waiting && name === "moment" && event.attr === "value") {
       const key = String(event.value).split("@")[0];
       if (key.startsWith("moment:")) {
         jump(Number(key.slice("moment:".length)));
@@ -188,7 +196,29 @@ function specstepLive(env) {
     if (button) button.click();
   }
 
-  live.stop = () => { live.on = false; };
+  // The control that has the keyboard focus (a step button, a moment), named so the worker's own can take it.
+  let focused = null;
+  function focusedControl() {
+    let el = document.activeElement;
+    while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+    if (!el || el === document.body) return null;
+    if (el.getAttribute && el.getAttribute("data-sp-open")) return ["moment", el.getAttribute("data-sp-open")];
+    const host = el.getRootNode && el.getRootNode().host;
+    const action = host && Array.from(host.classList).find((name) => name.startsWith("sp-action-"));
+    return action ? ["action", action] : null;
+  }
+  function refocus(control) {
+    const el = control[0] === "moment"
+      ? deepFind(document, (e) => e.getAttribute && e.getAttribute("data-sp-open") === control[1])
+      : deepFind(document, (e) => e.classList && e.classList.contains(control[1]));
+    const target = el && el.shadowRoot ? el.shadowRoot.querySelector("button") : el;
+    if (target) target.focus({ preventScroll: true });
+  }
+
+  live.stop = () => {
+    live.on = false;
+    focused = focusedControl();
+  };
 
   // The worker's document is drawn and linked: clicks it had not seen yet, then the early changes, go to Python.
   live.takeover = (doc, renderedSeq) => {
@@ -206,6 +236,7 @@ function specstepLive(env) {
       }
     }
     live.early = [];
+    if (focused) requestAnimationFrame(() => refocus(focused));
     if (bubble) bubble.remove();
     bubble = null;
   };

@@ -22,15 +22,16 @@ from .words import ACTION_NAMES
 BUTTONS = (*ACTION_NAMES, "back")
 MOMENT = "moment"
 PLAY_CLASS = "sp-play"  # app/step/timeline_view.py's Play: a timer in the page, no Python
+SPEED_CLASS = "sp-play-speed"  # and its speed, which play.js reads in the page
 # What page.js writes after KEY@ (a click count); the replay's own, so it never equals a page's count.
 REPLAYED = "replayed"
 
 
 def controls(doc) -> dict:
-    """The model of each control the preview answers: every action button, the Opener's input, Play."""
+    """The model of each control the preview answers: every action button, the Opener's input, Play and its speed."""
     found = {}
     wanted = {action_class(name): name for name in BUTTONS}
-    wanted.update({OPEN_CLASS: MOMENT, PLAY_CLASS: "play"})
+    wanted.update({OPEN_CLASS: MOMENT, PLAY_CLASS: "play", SPEED_CLASS: "speed"})
     for model in doc.models:
         for css in getattr(model, "css_classes", None) or ():
             name = wanted.get(css)
