@@ -240,21 +240,28 @@ def page_document(page: str, rendered: dict, local) -> tuple[str, dict]:
         raise BuildError(f"the worker's render has {len(root_ids)} roots where index.html has {len(item['root_ids'])}")
     rename = dict(zip(root_ids, item["root_ids"]))
     rename[ours["docid"]] = item["docid"]
-    text = rendered["docs_json"]
-    for old, new in rename.items():
-        text = text.replace(json.dumps(old), json.dumps(new))
+    # Every other model's id (a UUID in the worker: 36 characters, some 240 models each named several
+    # times) gets a short one, as panel convert's own ids are: 24 KB less of index.html.
+    for found in UUID.findall(rendered["docs_json"]):
+        rename.setdefault(found, f"s{len(rename)}")
+    text = renamed(rendered["docs_json"], rename)
     docs = share_stylesheets(json.loads(text))
     text = URL_RE.sub(lambda m: local(m.group(0)) or m.group(0), json.dumps(docs, separators=(",", ":")))
     escaped = html_lib.escape(text, quote=False)
     return DOC_SCRIPT.sub(lambda m: m.group(1) + escaped + m.group(3), page, count=1), rename
 
 
+UUID = re.compile(r'(?<=")[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?=")')
+
+
+def renamed(text: str, rename: dict) -> str:
+    """``text`` (JSON) with each quoted id of ``rename`` replaced by its new name."""
+    return UUID.sub(lambda m: rename.get(m.group(0), m.group(0)), text) if rename else text
+
+
 def moments_file(query: str, moments: dict, rename: dict | None = None) -> str:
     """The recording's text, with the ids the page's document has (``page_document``'s ``rename``)."""
-    text = moments_text(query, moments)
-    for old, new in (rename or {}).items():
-        text = text.replace(json.dumps(old), json.dumps(new))
-    return text
+    return renamed(moments_text(query, moments), rename or {})
 
 
 def file_name(scenario_file: str | None) -> str:
