@@ -17,7 +17,8 @@ from build_support.browser import Visit
 from build_support.fixtures import chromium, site  # noqa: F401 (fixtures)
 from build_support.live_page import STRIP_JS, TIMED_CLICK_JS
 from build_support.real_site import real_site
-from test_prerender import ROOT_TEXT_JS
+from build_support.servers import LocalServer
+from test_prerender import CUSTOM, PRERENDERED, ROOT_TEXT_JS
 from test_step_back_real_page import SCREEN_JS
 
 pytestmark = pytest.mark.browser
@@ -140,3 +141,25 @@ def test_play_steps_through_the_recording_before_python(chromium, site, built, h
     assert f"moment {moment} of 6" in screen(visit)
     assert not visit.page.locator(".specstep-live-wait").count(), "Play or its speed asked for Python"
     visit.close()
+
+
+def test_a_prerendered_link_is_live_too_and_python_takes_over_with_no_change(chromium):
+    built = real_site(extra_args=("--prerender", PRERENDERED[1:], "--prerender", CUSTOM))  # test_prerender's build
+    built.pyodide.set_mode("hang")
+    try:
+        with LocalServer(built.out) as site:
+            visit = open_live(chromium, site, query=PRERENDERED)
+            assert "the biased draft, width 3, seed 1" in visit.page.evaluate(ROOT_TEXT_JS)
+            for name in ("Next step", "Next step", "Run block", "Step back"):
+                assert visit.page.evaluate(TIMED_CLICK_JS, name) is not None, name
+            assert "steps=" in visit.page.url
+            text, strip = visit.page.evaluate(ROOT_TEXT_JS), visit.page.evaluate(STRIP_JS)
+            built.pyodide.set_mode("serve")
+            visit.wait_ready()
+            visit.page.wait_for_timeout(300)
+            assert visit.page.evaluate(ROOT_TEXT_JS) == text
+            assert visit.page.evaluate(STRIP_JS) == strip
+            assert visit.errors == []
+            visit.close()
+    finally:
+        built.pyodide.set_mode("serve")
