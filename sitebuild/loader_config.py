@@ -65,6 +65,7 @@ def words(lang: str, host: str | None) -> dict:
         "problemText": word("loader.problem_text"),
         "restPlaceholder": word("loader.rest.placeholder"),
         "restPreview": word("loader.rest.preview"),
+        "restPreviewLive": word("loader.rest.preview_live"),
         "appearsLater": word("loader.appears_later"),
         "loading": word("loader.loading"),
         "appearsSoon": word("loader.appears_soon"),

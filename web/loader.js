@@ -426,7 +426,8 @@
     status.setAttribute("aria-live", "assertive");
     status.replaceChildren();
     const what = fill(text.what, { seconds });
-    const rest = placeholder ? W.restPlaceholder : W.restPreview;
+    const rest = placeholder ? W.restPlaceholder
+      : document.body.classList.contains("specstep-live") ? W.restPreviewLive : W.restPreview;
     status.append(paragraph("specstep-status-text", fill(W.problemText, { what, rest })),
       paragraph("specstep-status-todo", fill(W.whatToDo, { todo: text.todo })),
       reloadButton(RELOAD));
