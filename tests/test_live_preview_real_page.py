@@ -136,7 +136,7 @@ def test_twenty_early_clicks_are_all_answered_from_the_recording(chromium, site,
 
 
 def test_play_steps_through_the_recording_before_python(chromium, site, built, held):
-    visit = open_live(chromium, site)
+    visit = open_live(chromium, site, query="?theme=dark")
     visit.button("Fast").click()
     visit.button("Play").click()
     visit.page.wait_for_function("location.search.includes('steps=3')", timeout=15_000)
@@ -147,6 +147,7 @@ def test_play_steps_through_the_recording_before_python(chromium, site, built, h
     assert visit.page.evaluate("new URLSearchParams(location.search).get('steps')") == moment
     assert f"moment {moment} of 6" in screen(visit)
     assert not visit.page.locator(".specstep-live-wait").count(), "Play or its speed asked for Python"
+    visit.shot("live_preview_dark_after_play")
     visit.close()
 
 

@@ -364,7 +364,8 @@
   let livePreview = null; // the latest state for the worker: {type: "preview", location, replay, seq}
   const liveFile = (() => {
     if (!query || !values) return null;
-    for (const key of query.keys()) if (!PROPS.some((prop) => prop.name === key)) return null;
+    const cosmetic = ["theme"]; // app/page/page.js's colours: the same models, the same patches
+    for (const key of query.keys()) if (!cosmetic.includes(key) && !PROPS.some((prop) => prop.name === key)) return null;
     if (!asked) return CONFIG.moments || null;
     return extra ? extra.moments || null : null;
   })();
