@@ -227,8 +227,8 @@ def play_patches(visit, seconds: float = 4.0) -> float:
     instrument(visit)
     page = visit.page
     visit.button("Fast").click()
-    moment = ("() => Number(document.querySelector('[data-sp-open^=\"moment:\"][aria-current=\"step\"]')"
-              ".dataset.spOpen.split(':')[1])")
+    # The moment on screen, as the URL says it (steps=N; the timeline's buttons are in shadow roots).
+    moment = "() => Number(new URLSearchParams(location.search).get('steps') || 0)"
     page.wait_for_timeout(1000)
     start = page.evaluate(moment)
     page.evaluate("window.specstepWorker.specstepLog.length = 0")
