@@ -42,6 +42,7 @@ from app.page import links
 from app.page import script as page
 from app.parts import Lazy, html
 from app.step.model import StepModel
+from app.step.replay import replay  # noqa: F401  (app/worker_protocol.start calls it: issue 27)
 from app.step.views import StepView, notice_html
 
 fast_update.install()  # a widget's change skips its design's stylesheets (app/fast_update.py)

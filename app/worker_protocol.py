@@ -59,10 +59,14 @@ def set_location(location_json: str) -> None:
         state.location.param.update({k: v for k, v in data.items() if k in state.location.param})
 
 
-async def start(location_json: str, cdn_root: str | None = None, entry: str = ENTRY) -> tuple[str, str, str]:
+async def start(location_json: str, cdn_root: str | None = None, entry: str = ENTRY,
+                replay_json: str | None = None) -> tuple[str, str, str]:
     """Run the app in a fresh document; return (docs_json, render_items, root_ids) for the page.
 
     ``cdn_root`` is where the page serves Panel's JS/CSS (Panel reads it at import).
+    ``replay_json``: the clicks a live preview answered before Python was up (issue 27), which
+    the entry module's ``replay(doc, clicks)`` makes before this first render, so the page
+    opens on what it showed; a replay that fails is left out (the page then shows the link's moment).
     """
     if cdn_root:
         os.environ["PANEL_CDN_ROOT"] = cdn_root
@@ -75,7 +79,23 @@ async def start(location_json: str, cdn_root: str | None = None, entry: str = EN
     from app import urlstate
     urlstate.tolerate_long_query_values()  # before Panel parses the link's query
     set_location(location_json)
-    runpy.run_module(entry, run_name="__main__")
+    namespace = runpy.run_module(entry, run_name="__main__")
+    if replay_json and callable(namespace.get("replay")):
+        from panel.io.state import state
+        # As once linked (write_doc drops the session, link releases the hold): init_doc's mock
+        # session makes Panel wait for a server's timer, and its hold keeps the clicks' callbacks.
+        doc = state.curdoc
+        session, doc._session_context = doc._session_context, None
+        doc.unhold()
+        try:
+            for click in json.loads(replay_json):
+                namespace["replay"](doc, [click])
+                for _ in range(3):  # Panel runs a button's callback in a task of its own
+                    await asyncio.sleep(0)
+        except Exception as exc:  # the link's own moment is still right, only its caption differs
+            print(f"[specstep] the preview's clicks were not replayed: {type(exc).__name__}: {exc}")
+        doc.hold()
+        doc._session_context = session
     return await write_doc()
 
 
@@ -126,11 +146,17 @@ def apply_patch(patch) -> None:
     the last flush (a tab built in a task of its own) would otherwise be sent
     as a bare reference the page cannot resolve.
     """
+    apply_page_patch(_panel_worker_api().decode(patch))
+
+
+def apply_page_patch(serialized) -> None:
+    """``apply_patch`` after decoding: a Bokeh ``Serialized`` patch, as from the page (the build's
+    recorder and a replay make theirs with ``app/step/replay.py``)."""
     from panel.io.state import state
 
     if _link is not None:
         _link.flush()
-    state.curdoc.apply_json_patch(_panel_worker_api().decode(patch), setter=FROM_PAGE)
+    state.curdoc.apply_json_patch(serialized, setter=FROM_PAGE)
     if _link is not None:
         _link.flush()
 

@@ -59,6 +59,8 @@ from build_support.local_pyodide import local_pyodide_unavailable  # noqa: E402
 from build_support.real_site import real_site  # noqa: E402
 from build_support.servers import LocalServer, wait_until  # noqa: E402
 from sitebuild.npm_pyodide import NPM_DIR  # noqa: E402
+from build_support.live_page import STRIP_JS, TIMED_CLICK_JS  # noqa: E402
+from test_prerender import ROOT_TEXT_JS  # noqa: E402
 
 BASELINE = "8672584"
 STAGES = ("start", "runtime", "runtime-start", "runtime-ready", "packages", "app", "drawing", "ready")
@@ -225,9 +227,8 @@ def play_patches(visit, seconds: float = 4.0) -> float:
     instrument(visit)
     page = visit.page
     visit.button("Fast").click()
-    # The moment on screen; none is marked current at the start of a trace (moment 0).
-    moment = ("() => { const now = document.querySelector('[data-sp-open^=\"moment:\"][aria-current=\"step\"]');"
-              " return now ? Number(now.dataset.spOpen.split(':')[1]) : 0; }")
+    # The moment on screen, as the URL says it (steps=N; the timeline's buttons are in shadow roots).
+    moment = "() => Number(new URLSearchParams(location.search).get('steps') || 0)"
     page.wait_for_timeout(1000)
     start = page.evaluate(moment)
     page.evaluate("window.specstepWorker.specstepLog.length = 0")
@@ -270,6 +271,33 @@ def size_of(path: str, out: Path, pyodide_folder: Path) -> int:
     return local.stat().st_size if local.is_file() else 0
 
 
+def live_preview(browser, url: str, pyodide: LocalServer, count: int, rate: float = 1) -> dict | None:
+    """The live preview (issue 27), Python held back (Pyodide's server hangs): ``count`` clicks of Next step
+    and Step back, each until its recorded change is on screen (next frame); then Python comes up, and the
+    page's deep text and token strip just before and after the takeover are compared. None: no live preview."""
+    pyodide.set_mode("hang")
+    visit = Visit(browser)
+    try:
+        throttle(visit, rate)
+        visit.page.goto(url)
+        try:
+            visit.page.wait_for_function("performance.getEntriesByName('specstep:live').length > 0", timeout=30_000)
+        except Exception:
+            return None
+        times = [visit.page.evaluate(TIMED_CLICK_JS, "Next step" if i % 12 < 6 else "Step back") for i in range(count)]
+        before = (visit.page.evaluate(ROOT_TEXT_JS), visit.page.evaluate(STRIP_JS))
+        pyodide.set_mode("serve")
+        visit.page.wait_for_function("document.body.dataset.specstep === 'ready'", timeout=600_000)
+        visit.page.wait_for_timeout(300)
+        after = (visit.page.evaluate(ROOT_TEXT_JS), visit.page.evaluate(STRIP_JS))
+        answered = [t for t in times if t is not None]
+        return {"click_ms": statistics.median(answered) if answered else float("nan"),
+                "unanswered": len(times) - len(answered), "identical": before == after}
+    finally:
+        pyodide.set_mode("serve")
+        visit.close()
+
+
 def measure(root: Path, loads: int, click_count: int, browser, playwright, rate: float = 1) -> dict:
     built = real_site(root)
     site = LocalServer(built.out)
@@ -278,6 +306,7 @@ def measure(root: Path, loads: int, click_count: int, browser, playwright, rate:
         visits = [cold_load(playwright, url, site, built.pyodide, rate) for _ in range(loads)]
         samples = clicks(browser, url, click_count, rate)
         screens = first_screen(browser, url)
+        live = live_preview(browser, url, built.pyodide, click_count, rate)
     finally:
         site.stop()
     marks = {stage: statistics.median(v["marks"].get(f"specstep:{stage}", float("nan")) for v in visits)
@@ -305,6 +334,8 @@ def measure(root: Path, loads: int, click_count: int, browser, playwright, rate:
         "index_html": (built.out / "index.html").stat().st_size,
         "build_seconds": built.seconds,
         "first_screen": screens,
+        "live": live,
+        "moments_bytes": {q or "(default)": m for q, m in built.info.get("moments", {}).items()},
     }
 
 
@@ -361,6 +392,18 @@ def report(new: dict, old: dict | None):
     for name in (*FIRST_SCREEN, "click:after-fcp"):
         print(row(FIRST_SCREEN_LABELS[name], new["first"][name],
                   get(old, "first", name) if old and "first" in old else None, ms))
+    print("\nThe live preview before Python is ready (issue 27; Python held back; median of the clicks)")
+    print(head)
+    live, old_live = new.get("live"), (old or {}).get("live")
+    print(row("early click -> recorded change on screen", live["click_ms"] if live else float("nan"),
+              old_live["click_ms"] if old_live else None, ms))
+    print(f"  {'takeover identical (deep text, token strip)':<38} "
+          f"{('yes' if live['identical'] else 'NO') if live else '-':>12} "
+          f"{('yes' if old_live['identical'] else 'NO') if old_live else '-':>12}")
+    for query, info in new.get("moments_bytes", {}).items():
+        size = f"{info.get('bytes', 0) / 1e3:,.0f} KB, {info['gzip_bytes'] / 1e3:,.1f} KB gzip" \
+            + ("" if info.get("file") else " (left out)")
+        print(f"  recorded moments {query[:40]:<21} {size:>30}")
     print("\nOne click of Next step (median)")
     print(head)
     print(row("patch messages", new["patches"], get(old, "patches"), lambda v: f"{v:g}"))

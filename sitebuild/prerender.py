@@ -99,24 +99,31 @@ def read_queries(texts) -> tuple[list[Scenario], list[str]]:
 
 
 def _render_all(root: str, locations: list[tuple[str, str]]) -> dict:
-    """In a spawned interpreter: for each (query, location JSON), the worker's first render, or an error."""
+    """In a spawned interpreter: for each (query, location JSON), the worker's first render and the
+    step tab's recorded moments on that same document (``record.py``), or an error."""
     from .probe import pretend_pyodide
 
     pretend_pyodide(root)
-    from app import worker_protocol
+    from .record import render_and_record
 
     rendered = {}
     for query, location_json in locations:
         try:
-            docs_json, render_items, root_ids = asyncio.run(worker_protocol.start(location_json))
+            rendered[query] = asyncio.run(render_and_record(location_json))
         except Exception as exc:
             return {"error": f"{query}: {type(exc).__name__}: {exc}"}
-        rendered[query] = {"docs_json": docs_json, "render_items": render_items, "root_ids": root_ids}
     return rendered
 
 
+def default_scenario() -> Scenario:
+    """index.html's own scenario, at the address panel convert's pre-render has: none (the query "")."""
+    from app import urlstate
+    return Scenario("", {prop.name: prop.format(urlstate.DEFAULTS[prop.name]) for prop in urlstate.PROPS}, "")
+
+
 def render(scenarios: list[Scenario]) -> dict[str, dict]:
-    """What the page's worker sends for its first render, for each scenario (keyed by its query)."""
+    """What the page's worker sends for its first render, for each scenario (keyed by its query), with
+    its recorded moments ("moments")."""
     if not scenarios:
         return {}
     locations = [(s.query, json.dumps(s.location)) for s in scenarios]

@@ -29,7 +29,8 @@ from .packages import plan_packages
 from .page import (URL_RE, Assets, check_panel_worker, drop_unused_bokeh, page_references, page_resources,
                    rewrite_page, run_convert, share_page_stylesheets, share_stylesheets)
 from .loader_config import all_words, url_table
-from .prerender import Scenario
+from . import record
+from .prerender import Scenario, default_scenario
 from .prerender import render as render_scenarios
 from .probe import NOT_IN_PAGE, run_probe
 from .pycompile import startup_modules
@@ -109,8 +110,16 @@ def write_site(stage: Path, work: Path, pyodide_url: str, load_timeout: float, p
     assets = Assets(stage)
     page = share_page_stylesheets(rewrite_page(html, assets, title))
     assets.copy_panel_dirs()
+    # The worker's own render of index.html's scenario replaces panel convert's: the recorded moments
+    # (sitebuild/record.py, issue 27) name its models, made in the same run.
+    default = default_scenario()
+    rendered = render_scenarios([default, *prerender])
+    page, rename = record.page_document(page, rendered[default.query], assets.local)
     (stage / "index.html").write_text(page, encoding="utf-8")
-    extras = write_prerenders(stage, assets, prerender, page.count("data-root-id="))
+    extras = write_prerenders(stage, assets, prerender, page.count("data-root-id="), rendered)
+    moments = record.write_all(stage, [default, *prerender], rendered, rename)
+    for extra in extras:
+        extra["moments"] = moments[extra["query"]]["file"]
 
     index_url = pyodide_url[: pyodide_url.rfind("/") + 1] or "./"
     packages = {
@@ -149,9 +158,11 @@ def write_site(stage: Path, work: Path, pyodide_url: str, load_timeout: float, p
         "url": url_table(),
         "words": all_words(host.group(1) if host else None),
         "prerenders": extras,
+        "moments": moments[default.query]["file"],
         **frame_heights(),
     }
-    (stage / "loader.js").write_text(fill((WEB / "loader.js").read_text(), {"CONFIG": js_json(loader_config)}))
+    (stage / "loader.js").write_text(fill((WEB / "loader.js").read_text(), {"CONFIG": js_json(loader_config),
+                                                                        "LIVE": (WEB / "live.js").read_text()}))
     shutil.copyfile(WEB / "loader.css", stage / "loader.css")
 
     images = stage / "images"
@@ -183,7 +194,8 @@ def write_site(stage: Path, work: Path, pyodide_url: str, load_timeout: float, p
     precache = sorted({"index.html", "embed.html", "loader.js", "loader.css", "worker.js", "packages.json",
                        stdlib.STDLIB_ZIP,
                        "site.webmanifest", *(f"images/{name}" for name in PWA_ICONS),
-                       *page_references(stage / "index.html"), BUNDLE})
+                       *page_references(stage / "index.html"), BUNDLE,
+                       *([moments[default.query]["file"]] if moments[default.query]["file"] else [])})
     pyodide_origin = re.match(r"^(https?://[^/]+)/", pyodide_url)
     # The service worker's template takes some of these: the build id and the precache
     # list always; the files with their hashes, and where Pyodide comes from, as it needs.
@@ -195,13 +207,14 @@ def write_site(stage: Path, work: Path, pyodide_url: str, load_timeout: float, p
         "PYODIDE_ORIGIN": json.dumps(pyodide_origin.group(1) if pyodide_origin else None),
     }, required={"BUILD_ID", "PRECACHE"}))
     return {"title": title, "build_id": build_id, "packages": packages, "dropped_bokeh": dropped_bokeh,
-            "prerenders": extras, "stdlib": stdlib_info}
+            "prerenders": extras, "stdlib": stdlib_info, "moments": moments}
 
 
-def write_prerenders(stage: Path, assets: Assets, scenarios: list[Scenario], roots: int) -> list[dict]:
+def write_prerenders(stage: Path, assets: Assets, scenarios: list[Scenario], roots: int,
+                     rendered: dict | None = None) -> list[dict]:
     """prerender/*.json, one per scenario (the worker's first render, with local JS/CSS); the loader's list."""
     extras = []
-    rendered = render_scenarios(scenarios)
+    rendered = render_scenarios(scenarios) if rendered is None else rendered
     for scenario in scenarios:
         payload = dict(rendered[scenario.query])
         # Compact JSON (as index.html's own document is), with Panel's and Bokeh's files local.
@@ -311,6 +324,7 @@ def build_info(stage: Path, pyodide_url: str, wheels: list[BuiltWheel], site: di
         "python_stdlib": site["stdlib"],
         "release_pycs": site["release_pycs"],
         "prerendered": [{"query": e["query"], "file": e["file"]} for e in site["prerenders"]],
+        "moments": site["moments"],
         "from_pyodide": site["packages"]["from_pyodide"],
         "wheels": site["packages"]["wheels"],
         "probe": {"actions": probe["actions"], "problems": probe["problems"],

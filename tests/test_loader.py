@@ -81,6 +81,8 @@ def make_site(folder: Path, prerendered: dict | None = PRERENDERED) -> Path:
     loader = (WEB / "loader.js").read_text()
     assert loader.count("@@CONFIG@@") == 1
     folder.mkdir(parents=True, exist_ok=True)
+    assert loader.count("@@LIVE@@") == 1  # the live preview's code (web/live.js), as the build inserts it
+    loader = loader.replace("@@LIVE@@", (WEB / "live.js").read_text())
     (folder / "loader.js").write_text(loader.replace("@@CONFIG@@", json.dumps(config)))
     shutil.copyfile(WEB / "loader.css", folder / "loader.css")
     (folder / "fake-worker.js").write_text(FAKE_WORKER)

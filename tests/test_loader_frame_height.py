@@ -32,7 +32,8 @@ def site(tmp_path_factory):
     folder = tmp_path_factory.mktemp("frame-height")
     config = {**base_config(), "prerendered": PRERENDERED, "heights": HEIGHTS, "tabOrder": ["step", "exact"],
               "heightType": "specstep:height"}
-    (folder / "loader.js").write_text((WEB / "loader.js").read_text().replace("@@CONFIG@@", json.dumps(config)))
+    loader = (WEB / "loader.js").read_text().replace("@@LIVE@@", (WEB / "live.js").read_text())
+    (folder / "loader.js").write_text(loader.replace("@@CONFIG@@", json.dumps(config)))
     shutil.copyfile(WEB / "loader.css", folder / "loader.css")
     (folder / "fake-worker.js").write_text(FAKE_WORKER)
     (folder / "index.html").write_text(PAGE.format(status=(WEB / "status.html").read_text(), numbers="q(A) = 0.50"))

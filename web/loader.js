@@ -62,7 +62,7 @@
     return STEPS.find((step) => step.stages.includes(stage)) || null;
   }
 
-  const PREVIEW = W.preview;
+  let PREVIEW = W.preview; // the live preview's own words once its step buttons answer (issue 27)
   const RELOAD = W.reload;
   // Each problem: what happened, and what to do (the time-limit ones say first that the page keeps trying).
   const PROBLEMS = {};
@@ -349,8 +349,42 @@
       if (lastProblem) say(...lastProblem); // its words about the placeholder no longer hold
       document.body.dataset.specstepPrerendered = extra.query;
       mark("prerendered");
+      startLive();
     })().catch((error) => console.warn("[specstep] pre-rendered scenario not shown:", error));
   }
+
+  // ----- The live preview (issue 27): web/live.js, inserted here by the build ------------
+
+  @@LIVE@@
+
+  // Only for a link on the pre-rendered screen that holds nothing but the widget's settings (a hide
+  // flag or a tab makes another screen than the recording's): its recorded moments, fetched after the
+  // first paint (CONFIG.moments for index.html's own scenario, an entry's own for a pre-rendered one).
+  let live = null;
+  let livePreview = null; // the latest state for the worker: {type: "preview", location, replay, seq}
+  const liveFile = (() => {
+    if (!query || !values) return null;
+    const cosmetic = ["theme"]; // app/page/page.js's colours: the same models, the same patches
+    for (const key of query.keys()) if (!cosmetic.includes(key) && !PROPS.some((prop) => prop.name === key)) return null;
+    if (!asked) return CONFIG.moments || null;
+    return extra ? extra.moments || null : null;
+  })();
+  function startLive() {
+    if (!liveFile || live || workerRendering || done || typeof Bokeh === "undefined" || !Bokeh.index.roots.length) return;
+    live = specstepLive({
+      file: liveFile, words: { wait: W.liveWait }, mark,
+      post: (message) => { livePreview = message; if (worker) worker.postMessage(message); },
+    });
+    live.start(Bokeh.index.roots[0].model.document).then(() => {
+      if (done || workerRendering) return;
+      setInert(false);
+      document.body.classList.add("specstep-live");
+      PREVIEW = W.previewLive;
+      const note = status && status.querySelector(".specstep-status-note");
+      if (note && !placeholder) note.textContent = PREVIEW;
+    }).catch((error) => { live = null; console.warn("[specstep] live preview not started:", error); });
+  }
+  if (liveFile && !asked) defaultDrawn().then(startLive);
 
   // ----- Status line -----------------------------------------------------------
 
@@ -393,7 +427,8 @@
     status.setAttribute("aria-live", "assertive");
     status.replaceChildren();
     const what = fill(text.what, { seconds });
-    const rest = placeholder ? W.restPlaceholder : W.restPreview;
+    const rest = placeholder ? W.restPlaceholder
+      : document.body.classList.contains("specstep-live") ? W.restPreviewLive : W.restPreview;
     status.append(paragraph("specstep-status-text", fill(W.problemText, { what, rest })),
       paragraph("specstep-status-todo", fill(W.whatToDo, { todo: text.todo })),
       reloadButton(RELOAD));
@@ -624,6 +659,7 @@
     worker.queue = [];
     window.specstepWorker = worker;
     worker.postMessage({ type: "init", location: JSON.stringify(window.location) });
+    if (livePreview) worker.postMessage(livePreview); // what the live preview reached (issue 27)
     enter("start");
     worker.onerror = onWorkerError;
     worker.onmessage = onWorkerMessage;
@@ -678,6 +714,7 @@
       mark("drawing"); // Python is done; from here to "ready" the page draws the widget
       try {
         workerRendering = true;
+        if (live) live.stop();
         await prerendering;
         const views = await draw(msg.docs_json, msg.render_items, msg.root_ids);
         finished();
@@ -685,6 +722,7 @@
         const jsdoc = [...views.roots.values()][0].model.document;
         worker.jsdoc = jsdoc;
         jsdoc.on_change(sendChange.bind(null, jsdoc), false);
+        if (live) live.takeover(jsdoc, msg.preview_seq);
         worker.postMessage({ type: "rendered" });
         worker.postMessage({ type: "location", location: JSON.stringify(window.location) });
         document.body.dataset.specstep = "ready";

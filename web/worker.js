@@ -19,6 +19,7 @@ const CONFIG = @@CONFIG@@;
 
 let protocol = null; // the Python module app.worker_protocol
 let resolveInit;
+let latestPreview = null; // the page's live preview, until the app starts (web/live.js)
 const initMessage = new Promise((resolve) => { resolveInit = resolve; });
 
 function post(message) { self.postMessage(message); }
@@ -178,11 +179,15 @@ async function start() {
   progress("app");
   try {
     const init = await initMessage;
-    const result = await protocol.start(init.location, here(CONFIG.panelCdnRoot));
+    // The live preview's last state (issue 27): its URL (steps=N) and the click to replay.
+    const preview = latestPreview;
+    const replay = preview && preview.replay.length ? JSON.stringify(preview.replay) : null;
+    const result = await protocol.start.callKwargs(preview ? preview.location : init.location,
+      here(CONFIG.panelCdnRoot), { replay_json: replay });
     const [docsJson, renderItems, rootIds] = result.toJs();
     result.destroy();
     post({ type: "render", docs_json: docsJson, render_items: renderItems, root_ids: rootIds,
-      resources: resources() });
+      resources: resources(), preview_seq: preview ? preview.seq : 0 });
   } catch (error) {
     failed("app", error);
   }
@@ -200,6 +205,8 @@ self.onmessage = (event) => {
   const message = event.data;
   if (message.type === "init") {
     resolveInit(message);
+  } else if (message.type === "preview") {
+    latestPreview = message;
   } else if (message.type === "rendered") {
     call("link", sendPatch);
   } else if (message.type === "patch") {

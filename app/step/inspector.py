@@ -281,6 +281,25 @@ class Charts:
         self.res_source.data = data
         self.residual_title.show(title)
 
+    def clear(self, pq=False, residual=False, stack=False):
+        """Hidden charts go back to their first, empty state, so what a hidden chart holds never
+        depends on the way the reader came to this moment (issue 27: the page's recorded moments
+        must equal Python's whatever the path); nothing is sent for a chart already empty."""
+        for wanted, source, title, text in ((pq, self.pq_source, self.pq_title, t("step.chart.pq")),
+                                            (residual, self.res_source, self.residual_title, t("step.chart.residual")),
+                                            (stack, self.stack_source, self.stack_title, t("step.chart.stack"))):
+            if wanted:
+                if any(len(column) for column in source.data.values()):
+                    source.data = _empty(list(source.data))
+                title.show(text)
+        if pq:
+            factors = [(t, side) for t in TOKENS for side in ("q", "p")]
+            if list(self.pq.x_range.factors) != factors:
+                self.pq.x_range.factors = factors
+            axis = t("step.chart.axis", sides=t("step.chart.sides.both"))
+            if self.pq.below[0].axis_label != axis:
+                self.pq.below[0].axis_label = axis
+
     def show_decomposition(self, d):
         data = _empty(STACK_COLUMNS)
         for i, token in enumerate(TOKENS):
@@ -359,6 +378,9 @@ class Inspector(pn.viewable.Viewer):
         # Pyodide worker this is a no-op.
         with pn.io.unlocked():
             self._show(m.inspected())
+            whole = not self._charts.visible
+            self.charts.clear(pq=whole, residual=whole or not self._residual.visible,
+                              stack=whole or not self._stack.visible)
 
     def _show(self, it):
         charts = self.charts
