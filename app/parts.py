@@ -274,6 +274,10 @@ class Opener:
         self._recent = []  # what click() wrote last, as page.js keeps it
 
     def _changed(self, event):
+        replayed = replayed_key(event.new)
+        if replayed:  # the build's recorder or the worker's takeover, not a page click: page.js's count stays valid
+            self._open(replayed)
+            return
         keys, n = opened_keys(event.new)
         fresh = keys[max(0, len(keys) - (n - self._seen)):] if n > self._seen else []
         self._seen = max(self._seen, n)
@@ -293,6 +297,18 @@ class Opener:
 def open_value(keys, n):
     """The input's value for the latest ``keys`` (oldest first) when ``n`` clicks have been made."""
     return "|".join(keys) + f"@{n}"
+
+
+# ``KEY@replayN``: a click replayed by Python itself (app/step/replay.py, for the build's recorded moments and
+# the worker's takeover). It opens KEY and leaves the count of the page's clicks alone: after a takeover the
+# page's first click is n = 1 again, and a replay counted as a click would have hidden it.
+REPLAYED = "replay"
+
+
+def replayed_key(value):
+    """KEY of a replayed click's value (``KEY@replay…``), else None."""
+    key, _, count = value.rpartition("@")
+    return key if count.startswith(REPLAYED) and key and "|" not in key else None
 
 
 def opened_keys(value):

@@ -85,12 +85,12 @@ class Recorder:
 
     async def click(self, click) -> list:
         """The patches the worker sends for one page click (usually one)."""
-        from app.step.replay import replay
+        from app.step.replay import REPLAYED, replay
 
         await self.settled()
         self.sent.clear()
         self.clicks += 1
-        replay(self.doc, [click], count=f"recorded{self.clicks}")
+        replay(self.doc, [click], count=f"{REPLAYED}{self.clicks}")
         await self.settled()
         return [p for p in self.sent if p.get("events")]
 

@@ -66,3 +66,15 @@ def test_page_js_writes_the_same_format():
     js = script.PAGE_JS
     assert 'made.recent.join("|")}@${made.n}' in js and ".slice(-page.openRecent)" in js
     assert script.script().args["open_recent"] == OPEN_RECENT
+
+
+def test_a_replayed_click_opens_its_key_and_leaves_the_pages_count_alone():
+    """The build's recorder and the worker's takeover replay clicks as KEY@replayN (app/step/replay.py)."""
+    from app.parts import REPLAYED
+
+    o, opened = opener()
+    o.input.value = f"moment:3@{REPLAYED}"
+    o.input.value = f"moment:3@{REPLAYED}1"  # each replay is a change of its own
+    o.input.value = "0:1@1"  # the page's first click after a takeover still counts
+    o.input.value = f"a|b@{REPLAYED}2"  # a replay holds one key; anything else opens nothing
+    assert opened == ["moment:3", "moment:3", "0:1"]

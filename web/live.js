@@ -166,12 +166,19 @@ function specstepLive(env) {
       press(name);
       return;
     }
-    if (!waiting && name === "moment" && event.attr === "value") {
-      const key = String(event.value).split("@")[0];
-      if (key.startsWith("moment:")) {
+    if (name === "moment" && event.attr === "value") {
+      // page.js writes K1|K2|KEY@n (app/parts.py Opener): this click is the last key.
+      const value = String(event.value);
+      const key = value.slice(0, value.lastIndexOf("@")).split("|").pop();
+      if (!waiting && key.startsWith("moment:")) {
         jump(Number(key.slice("moment:".length)));
         return;
       }
+      // A chip or call clicked early: clicked again on the worker's page, through page.js, whose
+      // count for the new document's input starts afresh (its value here counts the preview's clicks).
+      live.early.push({ open: key });
+      wait();
+      return;
     }
     early(event, origin); // from here on, everything waits for Python, in the reader's order
   }
@@ -226,6 +233,11 @@ function specstepLive(env) {
     const seen = Number.isInteger(renderedSeq) ? renderedSeq : 0;
     for (const entry of live.log) if (entry.seq > seen) domClick(entry.click);
     for (const change of live.early) {
+      if (change.open) {
+        const button = deepFind(document, (el) => el.getAttribute && el.getAttribute("data-sp-open") === change.open);
+        if (button) button.click();
+        continue;
+      }
       const model = follow(doc, change.path, change.type);
       if (!model) continue;
       if (change.click) {

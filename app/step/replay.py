@@ -16,6 +16,7 @@ moment ``n``, through the tab's ``parts.Opener``).
 from __future__ import annotations
 
 from ..page.script import action_class
+from .. import parts
 from ..parts import OPEN_CLASS
 from .words import ACTION_NAMES
 
@@ -23,8 +24,9 @@ BUTTONS = (*ACTION_NAMES, "back")
 MOMENT = "moment"
 PLAY_CLASS = "sp-play"  # app/step/timeline_view.py's Play: a timer in the page, no Python
 SPEED_CLASS = "sp-play-speed"  # and its speed, which play.js reads in the page
-# What page.js writes after KEY@ (a click count); the replay's own, so it never equals a page's count.
-REPLAYED = "replayed"
+# After KEY@ page.js writes a click count; a replay writes parts.REPLAYED (and a number, so that each
+# replay is a change): the Opener opens it without counting it as one of the page's clicks.
+REPLAYED = parts.REPLAYED
 
 
 def controls(doc) -> dict:

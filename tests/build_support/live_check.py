@@ -76,7 +76,7 @@ def _check(root: str, location_json: str, clicks: list) -> dict:
     from bokeh.core.serialization import Serialized
     from bokeh.document import Document
 
-    from app.step.replay import MOMENT, controls, replay
+    from app.step.replay import MOMENT, REPLAYED, controls, replay
     from sitebuild import record
 
     async def run():
@@ -88,7 +88,7 @@ def _check(root: str, location_json: str, clicks: list) -> dict:
         skip = {(m.id, "value") for m in real.models if m.id in record._writer_ids(real)}
         skip.add((controls(real)[MOMENT].id, "value"))
         # The real document back where the page's starts: the pre-render's moment, its own screen.
-        replay(real, [(MOMENT, data["begin"])], count="check-start")
+        replay(real, [(MOMENT, data["begin"])], count=f"{REPLAYED}-check-start")
         for _ in range(3):
             await asyncio.sleep(0)
         view = {"moment": data["begin"], "settle": data["start"]}
@@ -102,7 +102,7 @@ def _check(root: str, location_json: str, clicks: list) -> dict:
         for i, click in enumerate(clicks):
             if not isinstance(click, tuple) and controls(real)[click].disabled:
                 continue
-            replay(real, [click], count=f"check{i}")
+            replay(real, [click], count=f"{REPLAYED}-check{i}")
             for _ in range(3):
                 await asyncio.sleep(0)
             for index in pick(data, view, click):
