@@ -171,3 +171,35 @@ def test_a_prerendered_link_is_live_too_and_python_takes_over_with_no_change(chr
             visit.close()
     finally:
         built.pyodide.set_mode("serve")
+
+
+# The element with data-sp-open="KEY", through shadow roots; then "el" is clicked or read.
+_FIND_OPEN = """(key) => { const find = (root) => { for (const el of root.querySelectorAll('*')) {
+    if (el.getAttribute('data-sp-open') === key) return el;
+    if (el.shadowRoot) { const inner = find(el.shadowRoot); if (inner) return inner; } } return null; };
+  const el = find(document); if (!el) return null; """
+CLICK_OPEN_JS = _FIND_OPEN + "el.click(); return true; }"
+CURRENT_JS = _FIND_OPEN + "return el.getAttribute('aria-current'); }"
+
+
+def test_an_early_chip_is_opened_by_python_and_the_timeline_counts_afresh_after_takeover(chromium, site, built, held):
+    """Opener clicks before Python: timeline moments answer from the recording, a chip waits for Python
+    (page.js's K1|K2|KEY@n counts the preview's clicks; the worker's page counts its own from 1)."""
+    visit = open_live(chromium, site)
+    visit.page.evaluate(TIMED_CLICK_JS, "Next step")  # Draft: the chips are there
+    assert visit.page.evaluate(CLICK_OPEN_JS, "moment:2")
+    assert "moment 2 of 6" in screen(visit)
+    assert visit.page.evaluate(CLICK_OPEN_JS, "moment:1")
+    assert "moment 1 of 6" in screen(visit)
+    assert visit.page.evaluate(CURRENT_JS, "0:1") is None
+    assert visit.page.evaluate(CLICK_OPEN_JS, "0:1")  # the second chip: the inspector needs Python
+    visit.page.locator(".specstep-live-wait").wait_for(timeout=5_000)
+    held.set_mode("serve")
+    visit.wait_ready()
+    visit.page.wait_for_function(f"({CURRENT_JS})('0:1') === 'true'", timeout=30_000)
+    assert "moment 1 of 6" in screen(visit), "the takeover replayed an older moment of the preview"
+    assert visit.page.evaluate(CLICK_OPEN_JS, "moment:2")  # the worker's page: its first timeline click counts
+    visit.page.wait_for_function("location.search.includes('steps=2')", timeout=30_000)
+    assert "moment 2 of 6" in screen(visit)
+    assert visit.errors == []
+    visit.close()
