@@ -15,7 +15,8 @@
 //   pressed "Reload" on the page's notice) or when no page of the site is open.
 // - Requests are answered from this build's cache; the page itself whatever its query
 //   string. Pyodide's files (a pinned release, never changed) are kept on first use
-//   and carried over to the next build's cache.
+//   and carried over to the next build's cache. A file of this build kept on first use
+//   (a pre-rendered scenario) whose server copy is another build's is refused, not passed on.
 "use strict";
 
 const BUILD_ID = @@BUILD_ID@@;
@@ -186,6 +187,10 @@ async function answer(request) {
       await cache.put(keyOf(path), response.clone());
       return response;
     }
+    // The server has another build's copy (a newer build is published): never give it to
+    // this build's page (a pre-render of another build's document); the page does without
+    // it (a link's placeholder stays) until the reader's Reload.
+    if (!navigation) return Response.error();
   }
   try {
     return await fetch(request);
