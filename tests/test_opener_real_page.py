@@ -18,6 +18,7 @@ from build_support.fixtures import chromium, site  # noqa: F401 (fixtures)
 from build_support.real_site import real_site
 from test_step_back_real_page import visit  # noqa: F401 (fixture)
 
+from app.i18n import t
 from app.step import predict_words
 from core.predict import KEPT, REJECTED
 
@@ -64,6 +65,12 @@ def test_calls_clicked_in_one_tick_all_reach_the_model_in_order(visit, site, bui
     single = click_and_measure(visit, "", target=call_button(visit, 2, "A", REJECTED))
     assert single["patches"] == 1, single
     assert call_button(visit, 2, "A", REJECTED).get_attribute("aria-pressed") == "true"
+    # Verify reveals: each call judged beside its exact probability, and the tally (issue 28, real page).
+    verify = click_and_measure(visit, "Verify")
+    assert verify["patches"] == 1, verify
+    visit.has_text(t("step.predict.reveal_title"), timeout=30)
+    visit.has_text("with probability", timeout=10)
+    visit.has_text("Tally: ", timeout=10)
     assert visit.errors == [], visit.errors
 
 
