@@ -16,9 +16,9 @@ import pytest
 from build_support.browser import Visit
 from build_support.fixtures import chromium, site  # noqa: F401 (fixtures)
 from build_support.live_page import STRIP_JS, TIMED_CLICK_JS
-from build_support.real_site import real_site
+from build_support.real_site import prerendered_site, real_site
 from build_support.servers import LocalServer
-from test_prerender import CUSTOM, PRERENDERED, ROOT_TEXT_JS
+from test_prerender import PRERENDERED, ROOT_TEXT_JS
 from test_step_back_real_page import SCREEN_JS
 
 pytestmark = pytest.mark.browser
@@ -152,7 +152,7 @@ def test_play_steps_through_the_recording_before_python(chromium, site, built, h
 
 
 def test_a_prerendered_link_is_live_too_and_python_takes_over_with_no_change(chromium):
-    built = real_site(extra_args=("--prerender", PRERENDERED[1:], "--prerender", CUSTOM))  # test_prerender's build
+    built = prerendered_site()  # test_prerender's build, once per process
     built.pyodide.set_mode("hang")
     try:
         with LocalServer(built.out) as site:
