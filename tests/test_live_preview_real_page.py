@@ -12,6 +12,7 @@ from __future__ import annotations
 import statistics
 
 import pytest
+from playwright.sync_api import expect
 
 from build_support.browser import Visit
 from build_support.fixtures import chromium, site  # noqa: F401 (fixtures)
@@ -173,13 +174,9 @@ def test_a_prerendered_link_is_live_too_and_python_takes_over_with_no_change(chr
         built.pyodide.set_mode("serve")
 
 
-# The element with data-sp-open="KEY", through shadow roots; then "el" is clicked or read.
-_FIND_OPEN = """(key) => { const find = (root) => { for (const el of root.querySelectorAll('*')) {
-    if (el.getAttribute('data-sp-open') === key) return el;
-    if (el.shadowRoot) { const inner = find(el.shadowRoot); if (inner) return inner; } } return null; };
-  const el = find(document); if (!el) return null; """
-CLICK_OPEN_JS = _FIND_OPEN + "el.click(); return true; }"
-CURRENT_JS = _FIND_OPEN + "return el.getAttribute('aria-current'); }"
+def opener(visit, key):
+    """The HTML button with data-sp-open="KEY" (Playwright's CSS locators reach into shadow roots)."""
+    return visit.page.locator(f'[data-sp-open="{key}"]').first
 
 
 def test_an_early_chip_is_opened_by_python_and_the_timeline_counts_afresh_after_takeover(chromium, site, built, held):
@@ -187,18 +184,18 @@ def test_an_early_chip_is_opened_by_python_and_the_timeline_counts_afresh_after_
     (page.js's K1|K2|KEY@n counts the preview's clicks; the worker's page counts its own from 1)."""
     visit = open_live(chromium, site)
     visit.page.evaluate(TIMED_CLICK_JS, "Next step")  # Draft: the chips are there
-    assert visit.page.evaluate(CLICK_OPEN_JS, "moment:2")
+    opener(visit, "moment:2").click()
     assert "moment 2 of 6" in screen(visit)
-    assert visit.page.evaluate(CLICK_OPEN_JS, "moment:1")
+    opener(visit, "moment:1").click()
     assert "moment 1 of 6" in screen(visit)
-    assert visit.page.evaluate(CURRENT_JS, "0:1") is None
-    assert visit.page.evaluate(CLICK_OPEN_JS, "0:1")  # the second chip: the inspector needs Python
+    assert opener(visit, "0:1").get_attribute("aria-current") is None
+    opener(visit, "0:1").click()  # the second chip: the inspector needs Python
     visit.page.locator(".specstep-live-wait").wait_for(timeout=5_000)
     held.set_mode("serve")
     visit.wait_ready()
-    visit.page.wait_for_function(f"({CURRENT_JS})('0:1') === 'true'", timeout=30_000)
+    expect(opener(visit, "0:1")).to_have_attribute("aria-current", "true", timeout=30_000)
     assert "moment 1 of 6" in screen(visit), "the takeover replayed an older moment of the preview"
-    assert visit.page.evaluate(CLICK_OPEN_JS, "moment:2")  # the worker's page: its first timeline click counts
+    opener(visit, "moment:2").click()  # the worker's page: its first timeline click counts
     visit.page.wait_for_function("location.search.includes('steps=2')", timeout=30_000)
     assert "moment 2 of 6" in screen(visit)
     assert visit.errors == []
