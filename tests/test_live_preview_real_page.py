@@ -200,3 +200,22 @@ def test_an_early_chip_is_opened_by_python_and_the_timeline_counts_afresh_after_
     assert "moment 2 of 6" in screen(visit)
     assert visit.errors == []
     visit.close()
+
+
+def test_python_failing_before_the_preview_is_live_says_the_step_buttons_still_work(chromium, site, built):
+    """Pyodide's server refuses at once, so the problem is said before the recorded moments arrive; once the
+    preview is live, the message must not say its buttons do not respond (they do)."""
+    from app.i18n import t
+
+    built.pyodide.set_mode("fail")
+    try:
+        visit = open_live(chromium, site)
+        problem = visit.page.locator(".specstep-problem")
+        problem.wait_for(timeout=30_000)
+        expect(problem).to_contain_text(t("loader.rest.preview_live"), timeout=10_000)
+        expect(problem).not_to_contain_text(t("loader.rest.preview"))
+        visit.page.evaluate(TIMED_CLICK_JS, "Next step")
+        assert "moment 1 of 6" in screen(visit)
+        visit.close()
+    finally:
+        built.pyodide.set_mode("serve")

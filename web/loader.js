@@ -382,6 +382,7 @@
       PREVIEW = W.previewLive;
       const note = status && status.querySelector(".specstep-status-note");
       if (note && !placeholder) note.textContent = PREVIEW;
+      if (lastProblem) say(...lastProblem); // said before the preview was live: "its buttons do not respond" no longer holds
     }).catch((error) => { live = null; console.warn("[specstep] live preview not started:", error); });
   }
   if (liveFile && !asked) defaultDrawn().then(startLive);
