@@ -7,7 +7,8 @@ run the same functions. In the worker, in order:
 1. ``missing_packages(wanted)``: after installing, which listed packages are not there;
 2. ``await start(location_json, cdn_root)``: a fresh Bokeh document with the page's
    URL already in ``pn.state.location`` (as under ``panel serve``), the app module run
-   as ``__main__``, and the rendered document as JSON for the page;
+   as ``__main__``, and the rendered document as JSON for the page, with whether it is
+   the pre-render the page shows (``expect``: then the page keeps its drawn widget);
 3. ``link(send_patch)``: once the page has rendered it, changes in Python go to the page;
 4. ``apply_patch(patch)``: a change the reader made (a click) comes back into Python;
 5. ``set_location(location_json)``: the page's URL, again after it rendered.
@@ -24,14 +25,27 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 import importlib.metadata
 import json
 import os
+import re
 import runpy
 
 # The setter id of changes that came from the page: they are not sent back.
 FROM_PAGE = "js"
 ENTRY = "app.main"
+# The first render's models are numbered p10001, p10002, ... in the order the app makes them, in the
+# build (whose render is the page's pre-render) as in the worker: so the worker's document can be the
+# one the page has drawn already (issue 27). Importing Panel makes a few models first (p1001 on).
+ID_BASE = 10_000
+# What differs between two renders of one page that show the same, none of it read by the page:
+# Panel tags a link's CustomJS with the Python id() of its source (a memory address; tags are Python's
+# data), a model is named after its Panel object, which param names after a count of the objects the
+# process has made (Column00316: Pyodide's lazy imports make a few more), and the document's own id.
+_ADDRESS_TAG = re.compile(r'("tags":\s*\[\[)-?\d+,')
+_COUNTED_NAME = re.compile(r'"name": "([A-Za-z_][A-Za-z0-9_]*?)\d{5,}"')
+_DOC_ID = re.compile(r'^\{"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"')
 
 
 def missing_packages(wanted) -> str:
@@ -59,14 +73,69 @@ def set_location(location_json: str) -> None:
         state.location.param.update({k: v for k, v in data.items() if k in state.location.param})
 
 
+def without_address(location_json: str) -> str:
+    """The location with only its query and hash: what the build renders a pre-render with (a page's
+    address is filled in after the first render, as ``set_location`` sets it)."""
+    data = json.loads(location_json)
+    search, hash_ = str(data.get("search") or ""), str(data.get("hash") or "")
+    return json.dumps({"href": search + hash_, "origin": "", "protocol": "", "host": "", "hostname": "",
+                       "port": "", "pathname": "", "search": search, "hash": hash_})
+
+
+def fingerprint(docs_json: str) -> str:
+    """What a first render shows, as one line: a digest equal for two renders of the same document with
+    the same model ids (the build's in CPython, the worker's in Pyodide, whatever their CDN root), then
+    the data-model classes it defines. Those are every class the process has imported (Bokeh writes them
+    all), so they are compared apart: a page that knows them all can take any document of the worker."""
+    from panel.io.resources import CDN_ROOT
+
+    body = next(iter(json.loads(docs_json).values()))
+    defs = body.get("defs", None)
+    text = docs_json if defs is None else docs_json.replace(', "defs": ' + json.dumps(defs), "", 1)
+    defs = defs or []
+    text = text.replace(json.dumps(CDN_ROOT)[1:-1], "@cdn/")
+    text = _COUNTED_NAME.sub(r'"name": "\g<1>#"', _ADDRESS_TAG.sub(r"\g<1>0,", text))
+    text = _DOC_ID.sub('{"@doc"', text, count=1)
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return " ".join([digest, *sorted(d["name"] for d in defs)])
+
+
+def same_render(found: str, expected: str) -> bool:
+    """``found`` (this render's fingerprint) shows what ``expected`` (the pre-render's) shows, and the page
+    drawn from the pre-render defines every data-model class this render uses."""
+    digest, *defs = found.split(" ")
+    want, *known = expected.split(" ")
+    return digest == want and set(defs) <= set(known)
+
+
+def _numbered(doc) -> bool:
+    """Number the models made from now on from ID_BASE (Bokeh's simple ids), the document's config too.
+    Only the first document of a process (the worker has one; ids must never repeat in a process) and
+    only with Bokeh's counter there: else False, and ids stay Panel's UUIDs (no render is then taken
+    for a pre-render)."""
+    import bokeh.util.serialization as serialization
+    from bokeh.document.config import DocumentConfig
+    from bokeh.settings import settings
+
+    if not isinstance(getattr(serialization, "_simple_id", None), int) or serialization._simple_id >= ID_BASE:
+        return False
+    settings.simple_ids.set_value(True)  # panel.io.pyodide.init_doc set UUIDs (for notebooks' many documents)
+    serialization._simple_id = ID_BASE
+    doc._config = DocumentConfig()  # made by Document() under UUIDs; nothing has set it yet
+    return True
+
+
 async def start(location_json: str, cdn_root: str | None = None, entry: str = ENTRY,
-                replay_json: str | None = None) -> tuple[str, str, str]:
-    """Run the app in a fresh document; return (docs_json, render_items, root_ids) for the page.
+                replay_json: str | None = None, expect: str | None = None) -> tuple[str, str, str, bool]:
+    """Run the app in a fresh document; return (docs_json, render_items, root_ids, same) for the page.
 
     ``cdn_root`` is where the page serves Panel's JS/CSS (Panel reads it at import).
     ``replay_json``: the clicks a live preview answered before Python was up (issue 27), which
     the entry module's ``replay(doc, clicks)`` makes before this first render, so the page
     opens on what it showed; a replay that fails is left out (the page then shows the link's moment).
+    ``expect``: the fingerprint of the pre-render the page shows. Without a replay the app then runs
+    at the address-less location the build rendered it with, and ``same`` says whether this render
+    is that pre-render, model for model and id for id: the page then keeps what it has drawn.
     """
     if cdn_root:
         os.environ["PANEL_CDN_ROOT"] = cdn_root
@@ -76,9 +145,12 @@ async def start(location_json: str, cdn_root: str | None = None, entry: str = EN
         from panel.io.pyodide import init_doc, write_doc
 
     init_doc()
+    from panel.io.state import state as panel_state
+    numbered = _numbered(panel_state.curdoc)
     from app import urlstate
     urlstate.tolerate_long_query_values()  # before Panel parses the link's query
-    set_location(location_json)
+    adopting = bool(expect) and not replay_json and numbered
+    set_location(without_address(location_json) if adopting else location_json)
     namespace = runpy.run_module(entry, run_name="__main__")
     if replay_json and callable(namespace.get("replay")):
         from panel.io.state import state
@@ -96,7 +168,8 @@ async def start(location_json: str, cdn_root: str | None = None, entry: str = EN
             print(f"[specstep] the preview's clicks were not replayed: {type(exc).__name__}: {exc}")
         doc.hold()
         doc._session_context = session
-    return await write_doc()
+    docs_json, render_items, root_ids = await write_doc()
+    return docs_json, render_items, root_ids, adopting and same_render(fingerprint(docs_json), expect)
 
 
 class _Link:

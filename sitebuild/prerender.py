@@ -98,21 +98,19 @@ def read_queries(texts) -> tuple[list[Scenario], list[str]]:
     return list(scenarios.values()), notes
 
 
-def _render_all(root: str, locations: list[tuple[str, str]]) -> dict:
-    """In a spawned interpreter: for each (query, location JSON), the worker's first render and the
-    step tab's recorded moments on that same document (``record.py``), or an error."""
+def _render_one(root: str, query: str, location_json: str) -> dict:
+    """In a spawned interpreter of its own: the worker's first render of one scenario and the step
+    tab's recorded moments on that same document (``record.py``), or an error. A process of its own,
+    as the worker is: its render is numbered as the worker's is (``worker_protocol.ID_BASE``)."""
     from .probe import pretend_pyodide
 
     pretend_pyodide(root)
     from .record import render_and_record
 
-    rendered = {}
-    for query, location_json in locations:
-        try:
-            rendered[query] = asyncio.run(render_and_record(location_json))
-        except Exception as exc:
-            return {"error": f"{query}: {type(exc).__name__}: {exc}"}
-    return rendered
+    try:
+        return asyncio.run(render_and_record(location_json))
+    except Exception as exc:
+        return {"error": f"{query}: {type(exc).__name__}: {exc}"}
 
 
 def default_scenario() -> Scenario:
@@ -126,9 +124,12 @@ def render(scenarios: list[Scenario]) -> dict[str, dict]:
     its recorded moments ("moments")."""
     if not scenarios:
         return {}
-    locations = [(s.query, json.dumps(s.location)) for s in scenarios]
-    with multiprocessing.get_context("spawn").Pool(1) as pool:
-        rendered = pool.apply(_render_all, (str(ROOT), locations))
-    if "error" in rendered:
-        raise BuildError(f"the app failed to pre-render {rendered['error']}")
+    # Two at a time (the build machine's cores), each in a fresh interpreter.
+    with multiprocessing.get_context("spawn").Pool(min(2, len(scenarios)), maxtasksperchild=1) as pool:
+        pending = {s.query: pool.apply_async(_render_one, (str(ROOT), s.query, json.dumps(s.location)))
+                   for s in scenarios}
+        rendered = {query: result.get() for query, result in pending.items()}
+    for result in rendered.values():
+        if "error" in result:
+            raise BuildError(f"the app failed to pre-render {result['error']}")
     return rendered

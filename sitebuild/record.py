@@ -193,13 +193,17 @@ async def render_and_record(location_json: str) -> dict:
     from app import worker_protocol
 
     before = {id(o) for o in step_models()}
-    docs_json, render_items, root_ids = await worker_protocol.start(location_json)
+    docs_json, render_items, root_ids, _ = await worker_protocol.start(location_json)
     models = step_models(before)
     if len(models) != 1:
         raise RuntimeError(f"expected one step tab's model after the start, found {len(models)}")
     doc = state.curdoc
     moments = await record(doc, models[0])
-    return {"docs_json": docs_json, "render_items": render_items, "root_ids": root_ids, "moments": moments}
+    # The worker whose render has this fingerprint keeps the drawn pre-render (worker_protocol.start's
+    # expect); only a process's first render is numbered as the worker's is, so only that one gets one.
+    same_ids = json.loads(root_ids)[0].startswith("p")
+    return {"docs_json": docs_json, "render_items": render_items, "root_ids": root_ids, "moments": moments,
+            "fingerprint": worker_protocol.fingerprint(docs_json) if same_ids else None}
 
 
 def moments_text(query: str, moments: dict) -> str:
@@ -218,12 +222,14 @@ RENDER_ITEMS = re.compile(r'const render_items = (\[.*?\]);\n')
 
 
 def page_document(page: str, rendered: dict, local) -> tuple[str, dict]:
-    """index.html with the recorder's document in place of panel convert's, under the page's own ids.
+    """index.html with the recorder's document in place of panel convert's, under the worker's ids.
 
     The recorded patches name the recorder's models, so the page must draw that document; it is
-    the worker's first render of the same address (none), the same screen. Its roots and document
-    take the ids the page's elements and render items name (``rename``: applied to the recording
-    too). ``local`` maps a CDN URL to the site's copy, as for the page."""
+    the worker's first render of the same address (none), the same screen, with the same model ids
+    (``worker_protocol.ID_BASE``), so the worker can take the drawn page as its own (issue 27). The
+    page's root elements and render items name the recorder's roots instead of panel convert's; the
+    document keeps the page's document id (``rename``, applied to the recording too). ``local`` maps
+    a CDN URL to the site's copy, as for the page."""
     import html as html_lib
 
     from .page import URL_RE, share_stylesheets
@@ -238,17 +244,28 @@ def page_document(page: str, rendered: dict, local) -> tuple[str, dict]:
     root_ids = json.loads(rendered["root_ids"])
     if len(root_ids) != len(item["root_ids"]):
         raise BuildError(f"the worker's render has {len(root_ids)} roots where index.html has {len(item['root_ids'])}")
-    rename = dict(zip(root_ids, item["root_ids"]))
-    rename[ours["docid"]] = item["docid"]
-    # Every other model's id (a UUID in the worker: 36 characters, some 240 models each named several
-    # times) gets a short one, as panel convert's own ids are: 24 KB less of index.html.
+    rename = {ours["docid"]: item["docid"]}
+    # Every other model's id: a UUID when the render was not numbered (then it gets a short one, as
+    # panel convert's own ids are: the worker's UUIDs made index.html 24 KB larger).
     for found in UUID.findall(rendered["docs_json"]):
         rename.setdefault(found, f"s{len(rename)}")
     text = renamed(rendered["docs_json"], rename)
     docs = share_stylesheets(json.loads(text))
     text = URL_RE.sub(lambda m: local(m.group(0)) or m.group(0), json.dumps(docs, separators=(",", ":")))
     escaped = html_lib.escape(text, quote=False)
-    return DOC_SCRIPT.sub(lambda m: m.group(1) + escaped + m.group(3), page, count=1), rename
+    page = DOC_SCRIPT.sub(lambda m: m.group(1) + escaped + m.group(3), page, count=1)
+    # panel convert's roots, in the order its elements were given them, become the recorder's.
+    roots = dict(zip(item["root_ids"], root_ids))
+    if len(set(roots.values())) != len(roots) or any(f'data-root-id="{r}"' in page for r in root_ids):
+        raise BuildError("the worker's root ids clash with panel convert's page")
+    for theirs, mine in roots.items():
+        if page.count(f'data-root-id="{theirs}"') != 1:
+            raise BuildError(f"index.html has no single element for the root {theirs}")
+        page = page.replace(f'data-root-id="{theirs}"', f'data-root-id="{mine}"')
+    item_text = json.dumps([{**item, "roots": {roots[r]: e for r, e in item["roots"].items()},
+                             "root_ids": [roots[r] for r in item["root_ids"]]}])
+    page = RENDER_ITEMS.sub(lambda m: f"const render_items = {item_text};\n", page, count=1)
+    return page, rename
 
 
 UUID = re.compile(r'(?<=")[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?=")')

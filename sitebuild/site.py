@@ -159,6 +159,8 @@ def write_site(stage: Path, work: Path, pyodide_url: str, load_timeout: float, p
         "words": all_words(host.group(1) if host else None),
         "prerenders": extras,
         "moments": moments[default.query]["file"],
+        # The worker whose first render has it keeps index.html's drawn pre-render (issue 27).
+        "fingerprint": rendered[default.query]["fingerprint"],
         **frame_heights(),
     }
     (stage / "loader.js").write_text(fill((WEB / "loader.js").read_text(), {"CONFIG": js_json(loader_config),
@@ -232,7 +234,8 @@ def write_prerenders(stage: Path, assets: Assets, scenarios: list[Scenario], roo
         target.write_text('{"query":%s,"docs_json":%s,"render_items":%s,"root_ids":%s}' % (
             json.dumps(scenario.query), docs_json, json.dumps(json.loads(payload["render_items"]), separators=(",", ":")),
             json.dumps(root_ids, separators=(",", ":"))), encoding="utf-8")
-        extras.append({"query": scenario.query, "values": scenario.values, "file": scenario.file})
+        extras.append({"query": scenario.query, "values": scenario.values, "file": scenario.file,
+                       "fingerprint": payload.get("fingerprint")})
     return extras
 
 

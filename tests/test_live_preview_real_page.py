@@ -4,7 +4,8 @@ While Pyodide's files are held back (the worker cannot start), Next step and Ste
 once with the build's recorded moments, the URL follows (steps=N); when Python comes up it opens on
 that moment and takes over with no visible change: the page's deep text and the token strip's DOM
 just before and just after are identical. A control that needs Python says so where it was used,
-and its change is made once Python is ready.
+and its change is made once Python is ready. A reader who changed nothing gets the drawn page kept:
+the worker's first render is the pre-render, model for model, so nothing is drawn again.
 """
 
 from __future__ import annotations
@@ -81,6 +82,8 @@ def test_early_clicks_answer_from_the_recording_and_python_takes_over_with_no_ch
 
     held.set_mode("serve")
     visit.wait_ready()
+    # The worker replayed the clicks before its first render: that document is drawn in place of the preview.
+    assert visit.page.evaluate("document.body.dataset.specstepTakeover") == "drawn"
     visit.page.wait_for_timeout(300)
     assert visit.page.evaluate(ROOT_TEXT_JS) == text
     assert visit.page.evaluate(STRIP_JS) == strip
@@ -91,6 +94,48 @@ def test_early_clicks_answer_from_the_recording_and_python_takes_over_with_no_ch
     marks = visit.marks()
     assert marks["specstep:live"] < marks["specstep:ready"]
     assert visit.errors == [] and visit.elsewhere() == set()
+    visit.close()
+
+
+# Tag every element of the drawn widget (shadow roots too), and count how many still carry the tag.
+TAG_DOM_JS = """() => { let n = 0; const tag = (root) => { for (const el of root.querySelectorAll('*')) {
+  el.specstepSeen = true; n++; if (el.shadowRoot) tag(el.shadowRoot); } };
+  document.querySelectorAll('[data-root-id]').forEach(tag); return n; }"""
+TAGGED_JS = """() => { let seen = 0, all = 0; const count = (root) => { for (const el of root.querySelectorAll('*')) {
+  all++; if (el.specstepSeen) seen++; if (el.shadowRoot) count(el.shadowRoot); } };
+  document.querySelectorAll('[data-root-id]').forEach(count); return [seen, all]; }"""
+EMBED_CODE_JS = """() => { const out = []; const find = (root) => { for (const el of root.querySelectorAll('*')) {
+  if (el.tagName === 'TEXTAREA') out.push(el.value); if (el.shadowRoot) find(el.shadowRoot); } };
+  find(document); return out.join('\\n'); }"""
+
+
+def keeps_the_drawn_page(visit, site, moment_text):
+    """Python comes up on a preview the reader has not touched: the page's elements are the same ones
+    (none drawn again), the text too; then the address reaches the embed code and a click is Python's."""
+    tagged = visit.page.evaluate(TAG_DOM_JS)
+    assert tagged > 500, tagged
+    text, strip = visit.page.evaluate(ROOT_TEXT_JS), visit.page.evaluate(STRIP_JS)
+    visit.wait_ready()
+    assert visit.page.evaluate("document.body.dataset.specstepTakeover") == "kept"
+    seen, count = visit.page.evaluate(TAGGED_JS)
+    assert seen == tagged == count, f"{tagged} elements before, {count} after, {seen} of them the same"
+    assert visit.page.evaluate(ROOT_TEXT_JS) == text
+    assert visit.page.evaluate(STRIP_JS) == strip
+    # The worker rendered without the address (as the build did); the page's own reaches the embed code.
+    visit.page.wait_for_function(f"() => ({EMBED_CODE_JS})().includes({site.url!r})", timeout=30_000)
+    recorded = visit.page.evaluate("performance.getEntriesByName('specstep:live-click').length")
+    visit.button("Next step").click()
+    visit.page.wait_for_function("location.search.includes('steps=1')", timeout=30_000)
+    assert moment_text in screen(visit)
+    assert visit.page.evaluate("performance.getEntriesByName('specstep:live-click').length") == recorded, \
+        "the click was answered by the recording after Python was up"
+    assert visit.errors == [] and visit.elsewhere() == set()
+
+
+def test_python_keeps_the_drawn_page_when_the_reader_changed_nothing(chromium, site, built, held):
+    visit = open_live(chromium, site)
+    held.set_mode("serve")
+    keeps_the_drawn_page(visit, site, "moment 1 of 6")
     visit.close()
 
 
@@ -169,6 +214,20 @@ def test_a_prerendered_link_is_live_too_and_python_takes_over_with_no_change(chr
             assert visit.page.evaluate(ROOT_TEXT_JS) == text
             assert visit.page.evaluate(STRIP_JS) == strip
             assert visit.errors == []
+            visit.close()
+    finally:
+        built.pyodide.set_mode("serve")
+
+
+def test_a_prerendered_link_opened_without_a_click_is_kept_too(chromium):
+    built = prerendered_site()
+    built.pyodide.set_mode("hang")
+    try:
+        with LocalServer(built.out) as site:
+            visit = open_live(chromium, site, query=PRERENDERED)
+            assert "the biased draft, width 3, seed 1" in visit.page.evaluate(ROOT_TEXT_JS)
+            built.pyodide.set_mode("serve")
+            keeps_the_drawn_page(visit, site, "moment 1 of ")
             visit.close()
     finally:
         built.pyodide.set_mode("serve")

@@ -16,7 +16,9 @@ function specstepLive(env) {
   };
 
   const patches = (index) => live.data.patches[index];
+  let applied = 0; // recorded patches applied to the page's document
   function apply(index) {
+    applied += 1;
     live.applying += 1;
     try {
       for (const patch of patches(index)) live.doc.apply_json_patch(patch, new Map());
@@ -221,6 +223,9 @@ function specstepLive(env) {
     const target = el && el.shadowRoot ? el.shadowRoot.querySelector("button") : el;
     if (target) target.focus({ preventScroll: true });
   }
+
+  // Nothing the reader did has changed the pre-rendered document (the worker may then keep it).
+  live.untouched = () => applied === 0 && live.seq === 0 && live.early.length === 0;
 
   live.stop = () => {
     live.on = false;

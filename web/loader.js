@@ -296,11 +296,17 @@
     const docsJson = parsed(docsJsonValue);
     const renderItems = parsed(renderItemsValue);
     const rootIds = parsed(rootIdsValue);
-    // Map the document's roots onto the pre-rendered elements, in data-root-id order.
+    // Map the document's roots onto the pre-rendered elements: by id (the build gives the elements the
+    // ids of the worker's numbered roots), else in data-root-id order.
     const dataRoots = rootElements().map((el) => [el.getAttribute("data-root-id"), el.id]);
+    const byId = new Map(dataRoots);
     dataRoots.sort((a, b) => (a[0] < b[0] ? -1 : 1));
     const roots = {};
-    rootIds.forEach((id, i) => { if (dataRoots[i]) roots[id] = dataRoots[i][1]; });
+    const all = rootIds.every((id) => byId.has(id));
+    rootIds.forEach((id, i) => {
+      const element = all ? byId.get(id) : dataRoots[i] && dataRoots[i][1];
+      if (element) roots[id] = element;
+    });
     renderItems[0].roots = roots;
     renderItems[0].root_ids = rootIds;
     Bokeh.index.roots.map((view) => view.remove());
@@ -330,6 +336,10 @@
   }
   defaultDrawn();
 
+  // The fingerprint of the pre-render on screen (app/worker_protocol.py's): the worker's first render
+  // is compared with it, and when they are the same the page keeps what it has drawn.
+  let shown = asked ? null : CONFIG.fingerprint || null;
+
   // The build pre-rendered the link's scenario: fetched (once, kept by the service
   // worker) and shown, inert, until the worker renders. A failed fetch keeps the placeholder.
   let workerRendering = false;
@@ -345,6 +355,7 @@
       await defaultDrawn();
       if (workerRendering) return;
       await draw(payload.docs_json, payload.render_items, payload.root_ids);
+      shown = extra.fingerprint || null;
       setInert(true);
       if (lastProblem) say(...lastProblem); // its words about the placeholder no longer hold
       document.body.dataset.specstepPrerendered = extra.query;
@@ -659,7 +670,9 @@
     worker.busy = false;
     worker.queue = [];
     window.specstepWorker = worker;
-    worker.postMessage({ type: "init", location: JSON.stringify(window.location) });
+    // The pre-render the page shows or is about to show (a link's own, once fetched).
+    const expect = asked ? (extra && extra.fingerprint) || null : shown;
+    worker.postMessage({ type: "init", location: JSON.stringify(window.location), expect });
     if (livePreview) worker.postMessage(livePreview); // what the live preview reached (issue 27)
     enter("start");
     worker.onerror = onWorkerError;
@@ -717,10 +730,16 @@
         workerRendering = true;
         if (live) live.stop();
         await prerendering;
-        const views = await draw(msg.docs_json, msg.render_items, msg.root_ids);
+        // The worker's document is the one on screen, model for model and id for id, and the reader
+        // has changed nothing in it: it is kept, not drawn again (no redraw, nothing moves).
+        const drawnRoots = new Set(Bokeh.index.roots.map((view) => view.model.id));
+        const keep = msg.same && shown !== null && !placeholder && (!live || live.untouched())
+          && parsed(msg.root_ids).every((id) => drawnRoots.has(id));
+        const jsdoc = keep ? Bokeh.index.roots[0].model.document
+          : [...(await draw(msg.docs_json, msg.render_items, msg.root_ids)).roots.values()][0].model.document;
+        document.body.dataset.specstepTakeover = keep ? "kept" : "drawn";
         finished();
         mark("ready");
-        const jsdoc = [...views.roots.values()][0].model.document;
         worker.jsdoc = jsdoc;
         jsdoc.on_change(sendChange.bind(null, jsdoc), false);
         if (live) live.takeover(jsdoc, msg.preview_seq);

@@ -12,7 +12,9 @@
 //     runtime-ready / packages / app) and any failure ("failed" with the stage),
 //     so the page says what is happening in plain words;
 //   - messages with the page follow Panel's pyodide worker ("render", "patch",
-//     "idle" out; "init", "rendered", "patch", "location" in).
+//     "idle" out; "init", "rendered", "patch", "location" in), with two of ours in:
+//     "preview" (the live preview's state) and, in "init", the fingerprint of the
+//     pre-render the page shows ("expect"), which "render" says it is ("same") or not.
 "use strict";
 
 const CONFIG = @@CONFIG@@;
@@ -182,11 +184,14 @@ async function start() {
     // The live preview's last state (issue 27): its URL (steps=N) and the click to replay.
     const preview = latestPreview;
     const replay = preview && preview.replay.length ? JSON.stringify(preview.replay) : null;
+    // The pre-render the page shows (its fingerprint), while the reader has changed nothing: if this
+    // render is that one, the page keeps what it has drawn ("same") and only links it.
+    const expect = !preview && init.expect ? init.expect : null;
     const result = await protocol.start.callKwargs(preview ? preview.location : init.location,
-      here(CONFIG.panelCdnRoot), { replay_json: replay });
-    const [docsJson, renderItems, rootIds] = result.toJs();
+      here(CONFIG.panelCdnRoot), { replay_json: replay, expect });
+    const [docsJson, renderItems, rootIds, same] = result.toJs();
     result.destroy();
-    post({ type: "render", docs_json: docsJson, render_items: renderItems, root_ids: rootIds,
+    post({ type: "render", docs_json: docsJson, render_items: renderItems, root_ids: rootIds, same: !!same,
       resources: resources(), preview_seq: preview ? preview.seq : 0 });
   } catch (error) {
     failed("app", error);

@@ -197,7 +197,7 @@ def _check_takeover(root: str, query: str, clicks: list) -> dict:
         view = {"moment": data["begin"], "settle": data["start"]}
         replay = replay_of(data, view, clicks)
         search = (query or "?") + ("&" if query else "") + f"steps={moment}"
-        docs_json, _, _ = await worker_protocol.start(location(search), replay_json=json.dumps(replay))
+        docs_json, _, _, _ = await worker_protocol.start(location(search), replay_json=json.dumps(replay))
         worker = document(docs_json)
         a = [x for x in _shown(page)]
         b = [x for x in _shown(worker)]

@@ -46,7 +46,7 @@ async def main():
 
     report = {}
     started = time.perf_counter()
-    docs_json, render_items, root_ids = await worker_protocol.start(LOCATION, "http://127.0.0.1:9/panel/")
+    docs_json, render_items, root_ids, _ = await worker_protocol.start(LOCATION, "http://127.0.0.1:9/panel/")
     report["seconds_to_render"] = round(time.perf_counter() - started, 2)
     report["root_ids"] = json.loads(root_ids)
     patches = []
