@@ -213,6 +213,7 @@ if (!page.installed) {
 
   // A clicked HTML button that had the keyboard focus gets it back once Python has redrawn
   // its pane (the pane's HTML is replaced, the button with it): {root, key, index, gone, until}.
+  // A button the redraw removes hands the focus to the element marked data-sp-after="ITS KEY".
   let refocus = null;
   const restoreFocus = () => {
     if (!refocus) return;
@@ -224,10 +225,12 @@ if (!page.installed) {
     // Lost: the focus fell back to the page (or the pane's host) with the removed button.
     const active = document.activeElement;
     const lost = !active || active === document.body || (active === refocus.root.host && !refocus.root.activeElement);
-    // The button at the same place with the same key (a correction shares its proposal's key).
+    // The button at the same place with the same key (a correction shares its proposal's key), else
+    // what the pane says follows it when that button is gone (data-sp-after: Predict first's Confirm).
     const same = refocus.root.querySelectorAll("[data-sp-open]")[refocus.index];
+    const key = CSS.escape(refocus.key);
     const button = same && same.getAttribute("data-sp-open") === refocus.key ? same
-      : refocus.root.querySelector(`[data-sp-open="${CSS.escape(refocus.key)}"]`);
+      : refocus.root.querySelector(`[data-sp-open="${key}"]`) || refocus.root.querySelector(`[data-sp-after="${key}"]`);
     if (lost && button) button.focus({ preventScroll: true });
     refocus = null;
   };

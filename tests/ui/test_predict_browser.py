@@ -13,6 +13,7 @@ from reading import assert_clean, has_text, shot_at_both_widths
 from core import Session
 from core.predict import KEPT, REJECTED, judge_calls, tally
 
+from app.i18n import t
 from app.step import predict_words
 
 pytestmark = pytest.mark.browser
@@ -117,4 +118,51 @@ def test_after_a_rejection_the_support_is_marked_by_keyboard_before_the_correcti
              "the correction B was drawn", timeout=30)
     expect(button(page, "Commit")).to_be_enabled()
     shot_at_both_widths(page, f"predict_support_revealed_{scheme}")
+    assert_clean(page)
+
+
+# The name of the element that has the keyboard focus, shadow roots included (None on the page itself).
+FOCUSED_JS = """() => { let a = document.activeElement;
+  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  return !a || a === document.body ? null : (a.getAttribute("aria-label") || a.textContent.trim()); }"""
+
+
+def focus_lands_on(page, name, timeout=10_000):
+    """Wait until the keyboard focus is on the element named ``name`` (the pane is redrawn first)."""
+    try:
+        page.wait_for_function(f"(name) => ({FOCUSED_JS})() === name", arg=name, timeout=timeout)
+    except Exception:
+        raise AssertionError(f"the focus is on {page.evaluate(FOCUSED_JS)!r}, not {name!r}") from None
+
+
+def test_keyboard_focus_survives_each_call_and_confirm_lands_on_the_reveal(app_page):
+    """Every Predict first button pressed by keyboard redraws its pane: the focus stays on the call (or
+    toggle) pressed, and after Confirm, whose button is gone, it lands on the reveal's heading."""
+    page = app_page.open(LINK)
+    button(page, "Draft").click()
+    has_text(page, "3 proposals still need one.", timeout=30)
+    for position, token, call in ((1, "A", KEPT), (2, "A", REJECTED), (3, "B", KEPT), (3, "B", REJECTED),
+                                  (3, "B", KEPT)):
+        name = predict_words.call_label(position, token, call)
+        button(page, name).focus()
+        page.keyboard.press("Enter" if position != 2 else "Space")
+        expect(button(page, name)).to_have_attribute("aria-pressed", "true", timeout=20_000)
+        focus_lands_on(page, name)
+    expect(button(page, "Verify")).to_be_enabled(timeout=20_000)
+    button(page, "Verify").click()
+    toggle = button(page, predict_words.toggle_aria("B"))
+    toggle.focus()
+    page.keyboard.press("Space")
+    expect(toggle).to_have_attribute("aria-pressed", "true", timeout=20_000)
+    focus_lands_on(page, predict_words.toggle_aria("B"))
+    page.keyboard.press("Tab")
+    page.keyboard.press("Space")
+    expect(button(page, predict_words.toggle_aria("C"))).to_have_attribute("aria-pressed", "true", timeout=20_000)
+    focus_lands_on(page, predict_words.toggle_aria("C"))
+    page.keyboard.press("Tab")
+    focus_lands_on(page, t("step.predict.support.confirm_aria"))
+    page.keyboard.press("Enter")
+    has_text(page, "You marked B, C: exactly the support. Right.", timeout=30)
+    focus_lands_on(page, t("step.predict.support.revealed"))
+    page.shoot("predict_support_focus_1200")
     assert_clean(page)
