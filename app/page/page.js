@@ -1,5 +1,6 @@
 // What the page does that Bokeh and Panel do not: real tabs, names and pressed
-// states for screen readers, the D/V/C/N/B/R keys (and the arrows on a timeline), the colour theme from the URL,
+// states for screen readers, the D/V/C/N/B/R keys (and the arrows on a timeline; an HTML button's own
+// data-sp-key letter), the colour theme from the URL,
 // a hook after each scan (`page.hooks`: present.js),
 // and its own height posted to the page that embeds it (web/host.js sizes the
 // iframe from it). Runs in the page as a Bokeh CustomJS on "document_ready";
@@ -267,14 +268,23 @@ if (!page.installed) {
   };
 
   // Keyboard shortcuts: a letter presses its button when nothing that takes text has the focus.
+  // An HTML button on screen with data-sp-key="LETTER" (Predict first's A/B/C toggles while the question
+  // is open) takes its letter from the page's keys meanwhile: there B marks B and does not step back.
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
     const origin = event.composedPath()[0];
     if (origin && origin.closest && origin.closest("input, textarea, select, [contenteditable]")) return;
-    const cls = page.keys[event.key.toLowerCase()];
-    if (!cls) return;
+    const letter = event.key.toLowerCase();
+    if (!/^[a-z]$/.test(letter)) return;  // Tab, Space, Enter and the arrows are the focused control's
     let button = null;
     walk(document.body, (el) => {
+      if (button || !el.shadowRoot) return;
+      const own = el.shadowRoot.querySelector(`button[data-sp-key="${CSS.escape(letter)}"]:not([disabled])`);
+      if (own && own.checkVisibility()) button = own;
+    });
+    const cls = page.keys[letter];
+    if (!button && !cls) return;
+    if (!button) walk(document.body, (el) => {
       if (!button && el.classList && el.classList.contains(cls) && el.shadowRoot) {
         const inner = el.shadowRoot.querySelector("button");
         if (inner && !inner.disabled && el.checkVisibility()) button = inner;
@@ -316,9 +326,11 @@ if (!page.installed) {
   document.addEventListener("click", (event) => {
     const button = event.composedPath().find((el) => el instanceof Element && el.hasAttribute("data-sp-open"));
     const root = button && button.getRootNode();
-    if (button && root.activeElement === button) {
-      refocus = { root, key: button.getAttribute("data-sp-open"), gone: button, until: performance.now() + 5000,
-                  index: [...root.querySelectorAll("[data-sp-open]")].indexOf(button) };
+    // The pane's button that has the focus: the one clicked, or another when a key pressed this one.
+    const focused = root && root.activeElement;
+    if (focused && focused.hasAttribute("data-sp-open")) {
+      refocus = { root, key: focused.getAttribute("data-sp-open"), gone: focused, until: performance.now() + 5000,
+                  index: [...root.querySelectorAll("[data-sp-open]")].indexOf(focused) };
     }
     const documents = (button && window.Bokeh && window.Bokeh.documents) || [];
     for (let i = documents.length - 1; i >= 0; i--) {  // the newest document: the worker's, once drawn

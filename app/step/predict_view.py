@@ -68,6 +68,7 @@ def question_html(block, marked):
     esc = theme.esc
     toggles = "".join(
         f'<button class="call-button support-toggle" {open_attrs(support_key(x), predict_words.toggle_aria(x))}'
+        f' data-sp-key="{esc(x.lower())}"'  # while the question is open the letter marks the token (page.js)
         f' aria-label="{esc(predict_words.toggle_aria(x))}" aria-pressed="{"true" if x in marked else "false"}">'
         f'{theme.chip(x, "sm")}</button>' for x in TOKENS)
     confirm_name = t("step.predict.support.confirm_aria")

@@ -14,7 +14,9 @@ from core import Session
 from core.predict import KEPT, REJECTED, judge_calls, tally
 
 from app.i18n import t
+from app.page import words as page_words
 from app.step import predict_words
+from app.step import words as step_words
 
 pytestmark = pytest.mark.browser
 
@@ -165,4 +167,49 @@ def test_keyboard_focus_survives_each_call_and_confirm_lands_on_the_reveal(app_p
     has_text(page, "You marked B, C: exactly the support. Right.", timeout=30)
     focus_lands_on(page, t("step.predict.support.revealed"))
     page.shoot("predict_support_focus_1200")
+    assert_clean(page)
+
+
+def keys_line(page):
+    return page.locator(".shortcuts").first
+
+
+def test_while_the_question_is_open_a_b_c_mark_tokens_and_b_does_not_step_back(app_page):
+    """The page's B is Step back, but a student asked which tokens the correction can be and pressing B
+    means B: while the question is open the letters A, B and C toggle the marks (the keys' line says so),
+    Step back stays on its button, and once Confirm is pressed B steps back again."""
+    page = app_page.open(LINK)
+    normal = page_words.shortcuts_line(step_words.SHORTCUT_LABELS)
+    expect(keys_line(page)).to_have_text(normal, timeout=20_000)
+    button(page, "Draft").click()
+    for position, token, call in ((1, "A", KEPT), (2, "A", REJECTED), (3, "B", KEPT)):
+        b = button(page, predict_words.call_label(position, token, call))
+        b.click()
+        expect(b).to_have_attribute("aria-pressed", "true")
+    expect(button(page, "Verify")).to_be_enabled(timeout=20_000)
+    button(page, "Verify").click()
+    has_text(page, "Which tokens can the correction be?", timeout=30)
+    expect(keys_line(page)).to_have_text(predict_words.marking_keys_line(step_words.SHORTCUT_LABELS),
+                                         timeout=20_000)
+    toggle = {x: button(page, predict_words.toggle_aria(x)) for x in "ABC"}
+    page.locator("h1").click()  # no control has the focus: the letters are the page's keys
+    page.keyboard.press("b")
+    expect(toggle["B"]).to_have_attribute("aria-pressed", "true", timeout=20_000)
+    page.keyboard.press("c")
+    expect(toggle["C"]).to_have_attribute("aria-pressed", "true", timeout=20_000)
+    # A letter pressed while a toggle has the focus marks its token, and the focus stays put.
+    toggle["B"].focus()
+    page.keyboard.press("a")
+    expect(toggle["A"]).to_have_attribute("aria-pressed", "true", timeout=20_000)
+    focus_lands_on(page, predict_words.toggle_aria("B"))
+    page.keyboard.press("Shift+A")
+    expect(toggle["A"]).to_have_attribute("aria-pressed", "false", timeout=20_000)
+    has_text(page, "You marked B, C.", "Which tokens can the correction be?", "Commit waits for your answer")
+    button(page, t("step.predict.support.confirm_aria")).click()
+    has_text(page, "You marked B, C: exactly the support. Right.", timeout=30)
+    expect(keys_line(page)).to_have_text(normal, timeout=20_000)
+    # The question is answered: B is Step back again, back to the moment before Verify.
+    page.locator("h1").click()
+    page.keyboard.press("b")
+    expect(button(page, "Verify")).to_be_enabled(timeout=20_000)
     assert_clean(page)
