@@ -185,8 +185,23 @@ if (!page.installed) {
       const target = el.shadowRoot.querySelector("button, input, textarea, select, .bk-btn");
       if (target) set(target, "aria-label", name);
     }
+    // A toggle that shows and hides a part ("Your own numbers", class sp-disclosure) is a disclosure:
+    // it says whether that part is expanded, and points at it, the parts of class sp-disclosed beside
+    // it (an id would not reach out of the button's shadow root; element reflection does).
+    if (el.shadowRoot && el.classList.contains("sp-disclosure")) {
+      const button = el.shadowRoot.querySelector(".bk-btn");
+      if (button) {
+        set(button, "aria-pressed", null);
+        set(button, "aria-expanded", button.classList.contains("bk-active") ? "true" : "false");
+        const parts = [...el.parentNode.children].filter((c) => c.classList.contains("sp-disclosed"));
+        const now = button.ariaControlsElements || [];
+        if ("ariaControlsElements" in button && (now.length !== parts.length || parts.some((c, i) => now[i] !== c))) {
+          button.ariaControlsElements = parts;
+        }
+      }
+    }
     // Toggle buttons (the draft choice, "Stop drafting early") say whether they are pressed.
-    if (el.shadowRoot && (cls.includes("RadioButtonGroup") || cls.includes("Toggle"))) {
+    else if (el.shadowRoot && (cls.includes("RadioButtonGroup") || cls.includes("Toggle"))) {
       for (const button of el.shadowRoot.querySelectorAll(".bk-btn")) {
         set(button, "aria-pressed", button.classList.contains("bk-active") ? "true" : "false");
       }
