@@ -6,6 +6,7 @@ The app runs under ``panel serve`` on 127.0.0.1 in Debian's Chromium (tests/embe
 """
 
 import pytest
+from playwright.sync_api import expect
 from embed_support import SCREENSHOTS, app_url, browser, host_page, host_site, open_app, page  # noqa: F401 (fixtures)
 
 from app.embed import snippet
@@ -27,6 +28,17 @@ STICKY_JS = """() => { const found = [];
   walk(document); return found; }"""
 
 
+# A loaded machine, made on purpose: once window.spSlow is set, each message the server sends over the
+# websocket reaches the page spSlow ms late, in order (a listener added before Bokeh's holds it back).
+SLOW_SOCKET_JS = """(() => { const Native = window.WebSocket;
+  window.WebSocket = class extends Native { constructor(...args) { super(...args);
+    this.addEventListener("message", (event) => {
+      if (!window.spSlow || event.spLate) return;
+      event.stopImmediatePropagation();
+      setTimeout(() => { const late = new MessageEvent("message", { data: event.data }); late.spLate = true;
+                         this.dispatchEvent(late); }, window.spSlow); }); } }; })();"""
+
+
 def box(locator):
     """The element's box in the viewport (None when it is not rendered)."""
     return locator.bounding_box()
@@ -43,29 +55,41 @@ def help_line(p):
 def open_help(p):
     """Open the lookahead's help: a click on its name or the "?" beside it."""
     p.locator("summary", has_text=t("step.field.lookahead")).click()
-    p.wait_for_timeout(200)
+
+
+def scroll_and_settle(p, do):
+    """``do()`` scrolls the page (a wheel, a smooth scroll): return once it has stopped (the document's
+    scrollend event), however long that takes."""
+    p.evaluate("""() => { window.spScrolled = false;
+      document.addEventListener("scrollend", () => { window.spScrolled = true; }, { once: true }); }""")
+    do()
+    p.wait_for_function("() => window.spScrolled", timeout=20_000)
 
 
 def test_on_a_phone_lookahead_folds_to_its_toggle_until_it_is_turned_on(page, app_url):
-    p = open_app(page(PHONE, HEIGHT), app_url)
+    p = page(PHONE, HEIGHT)
+    p.add_init_script(SLOW_SOCKET_JS)
+    open_app(p, app_url)
     toggle = p.get_by_role("button", name=t("step.lookahead.toggle"), exact=True)
     assert toggle.is_visible()
     assert not threshold(p).is_visible() and not help_line(p).is_visible()
-    toggle.click()
-    p.wait_for_timeout(400)
-    assert threshold(p).is_visible()
-    open_help(p)  # the help waits behind its "?" (issue 26), folded or not
-    assert help_line(p).is_visible()
-    toggle.click()
-    p.wait_for_timeout(400)
-    assert not threshold(p).is_visible()
+    # Quiet, then as under load: the test waits for the server's answer, not for a guess at its time.
+    for slow in (0, 700):
+        p.evaluate("(ms) => { window.spSlow = ms; }", slow)
+        toggle.click()
+        expect(threshold(p)).to_be_visible(timeout=20_000)
+        if not slow:  # (the help stays open after)
+            open_help(p)  # the help waits behind its "?" (issue 26), folded or not
+            expect(help_line(p)).to_be_visible()
+        toggle.click()
+        expect(threshold(p)).to_be_hidden(timeout=20_000)
 
 
 def test_on_a_wide_screen_the_threshold_stays_shown_while_off_and_its_help_is_one_click_away(page, app_url):
     p = open_app(page(DESKTOP, HEIGHT), app_url)
     assert threshold(p).is_visible() and not help_line(p).is_visible()
     open_help(p)
-    assert help_line(p).is_visible()
+    expect(help_line(p)).to_be_visible()
 
 
 def test_on_a_phone_the_buttons_stay_in_reach_and_the_inspector_is_one_tap_away(page, app_url):
@@ -73,16 +97,13 @@ def test_on_a_phone_the_buttons_stay_in_reach_and_the_inspector_is_one_tap_away(
     draft = p.get_by_role("button", name="Draft", exact=True)
     jump = p.get_by_role("button", name=page_words.JUMP_LABEL, exact=True)
     assert jump.is_visible()
-    p.mouse.wheel(0, 2500)  # far down the page, past the strip
-    p.wait_for_timeout(600)
+    scroll_and_settle(p, lambda: p.mouse.wheel(0, 2500))  # far down the page, past the strip
     assert p.evaluate("window.scrollY") > 1000
     placed = box(draft)
     assert placed is not None and 0 <= placed["y"] and placed["y"] + placed["height"] <= HEIGHT, placed
     # Back to the top, then one tap on the jump: the inspector's title shows below the bar.
-    p.evaluate("window.scrollTo(0, 0)")
-    p.wait_for_timeout(300)
-    jump.click()
-    p.wait_for_timeout(1200)  # a smooth scroll
+    scroll_and_settle(p, lambda: p.evaluate("window.scrollTo(0, 0)"))
+    scroll_and_settle(p, jump.click)  # a smooth scroll
     title = p.get_by_role("heading", name=t("step.inspector.title"), exact=True)
     at = box(title)
     bar = box(jump)
@@ -101,12 +122,10 @@ def test_on_a_phone_after_a_long_caption_every_button_stays_in_the_bars_view(pag
     # and the buttons below it are never hidden in a nested scroll of the bar (issue 23 item 5).
     p = open_app(page(PHONE, HEIGHT), app_url, "?draft=biased&width=3&seed=1")
     p.get_by_role("button", name="Draft", exact=True).click()
-    p.get_by_role("button", name="Verify", exact=True).wait_for(timeout=30_000)
-    p.wait_for_timeout(600)
+    expect(p.get_by_role("button", name="Verify", exact=True)).to_be_enabled(timeout=30_000)
     p.get_by_role("button", name="Verify", exact=True).click()
     p.get_by_role("button", name="rejected").first.wait_for(timeout=30_000)
-    p.mouse.wheel(0, 2500)
-    p.wait_for_timeout(800)
+    scroll_and_settle(p, lambda: p.mouse.wheel(0, 2500))
     [(top, bottom, scroll_height, client_height)] = p.evaluate(STICKY_JS)
     assert scroll_height <= client_height + 1, (scroll_height, client_height)  # no nested scroll
     assert 0 <= top and bottom <= HEIGHT * 0.5, (top, bottom)
@@ -129,8 +148,10 @@ def test_inside_a_frame_on_a_phone_nothing_pretends_to_stick(browser, app_url):
             p.goto(host + "notes.html")
             frame = p.frame_locator("iframe")
             frame.get_by_role("button", name="Draft", exact=True).wait_for(timeout=60_000)
-            p.wait_for_timeout(600)
             inner = next(f for f in p.frames if f != p.main_frame)
+            # page.js has found it is in a frame: the bar is then a plain part of the page.
+            inner.wait_for_function("() => document.documentElement.classList.contains('sp-embedded')",
+                                    timeout=20_000)
             assert inner.evaluate(STICKY_JS) == []
             assert not frame.get_by_role("button", name=page_words.JUMP_LABEL, exact=True).is_visible()
             assert frame.get_by_role("button", name="Run block", exact=True).is_visible()

@@ -210,3 +210,30 @@ def test_the_embed_builder_writes_predict_1_when_ticked_and_follows_the_toggle()
     embed.predict.value = False
     view.actions.predict.value = True  # the page's toggle: the code copied from here opens the same way
     assert embed.predict.value and "predict=1" in embed.area.value
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_while_the_tokens_are_asked_the_keys_line_says_a_b_c_mark_them_and_b_is_no_step_back(lang):
+    from app.page import words as page_words
+    from app.step import predict_words
+    from app.step import words as step_words
+
+    with i18n.use(lang):
+        view = predicting()
+        labels = step_words.SHORTCUT_LABELS
+        normal, marking = page_words.shortcuts_line(labels), predict_words.marking_keys_line(labels)
+        keys = lambda: text(view.actions.keys.object)  # noqa: E731
+        assert keys() == normal
+        click(view.actions.buttons["draft"])
+        for i, call in enumerate((KEPT, REJECTED, KEPT)):
+            view.opener.click(call_key(i, call))
+        click(view.actions.buttons["verify"])
+        assert view.model.asking_block() is not None and keys() == marking
+        # The toggles claim their letters (app/page/page.js); Commit's C and Step back's B are left out.
+        assert all(f'data-sp-key="{x}"' in view.predict.html.object for x in "abc")
+        assert f"C {labels['commit']}" not in marking and f"B {labels['back']}" not in marking
+        assert f"R {labels['reset']}" in marking and labels["back"] in marking
+        view.opener.click(support_key("B"))
+        view.opener.click(support_key("confirm"))
+        assert view.model.asking_block() is None and keys() == normal
+        assert "data-sp-key" not in view.predict.html.object

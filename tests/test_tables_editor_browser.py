@@ -131,3 +131,44 @@ def test_the_chinese_editor_speaks_chinese_and_fits_a_phone(page, app_url):
     assert p.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     picture(own(p), "tables_editor_page_375_zh")
     assert axe_violations(p) == []
+
+
+def controlled_names(p, opener_name):
+    """What the accessibility tree says the button named ``opener_name`` controls: the names of the
+    fields inside the parts it points to (Chromium's own tree, through the DevTools protocol)."""
+    cdp = p.context.new_cdp_session(p)
+    nodes = cdp.send("Accessibility.getFullAXTree")["nodes"]
+    by_backend = {n.get("backendDOMNodeId"): n for n in nodes}
+    by_id = {n["nodeId"]: n for n in nodes}
+    [opener] = [n for n in nodes if n.get("role", {}).get("value") == "button"
+                and n.get("name", {}).get("value") == opener_name]
+    controls = [prop for prop in opener.get("properties", []) if prop["name"] == "controls"]
+    names = []
+    for prop in controls:
+        for related in prop["value"].get("relatedNodes", []):
+            stack = [by_backend[related["backendDOMNodeId"]]]
+            while stack:
+                node = stack.pop()
+                names.append(node.get("name", {}).get("value", ""))
+                stack.extend(by_id[c] for c in node.get("childIds", []) if c in by_id)
+    return names
+
+
+@pytest.mark.parametrize("name, part", [("Your own numbers", ".sp-own-page"),
+                                        ("Your own numbers in the embed", ".sp-own-embed")])
+def test_the_editors_button_is_a_disclosure_that_says_expanded_not_pressed(page, app_url, name, part):
+    p = open_app(page(), app_url, LINK)
+    opener = button(p, name)
+    expect(p.get_by_role("button", name=name, exact=True, expanded=False)).to_have_count(1, timeout=20_000)
+    assert opener.get_attribute("aria-pressed") is None
+    opener.click()
+    box(p.locator(part), "p(A) at the start").wait_for(timeout=30_000)
+    expect(p.get_by_role("button", name=name, exact=True, expanded=True)).to_have_count(1, timeout=20_000)
+    assert opener.get_attribute("aria-pressed") is None
+    assert p.get_by_role("button", name=name, exact=True, pressed=True).count() == 0
+    # aria-controls: the button points at the part it opens, the grids inside.
+    assert "p(A) at the start" in controlled_names(p, name)
+    assert axe_violations(p) == []
+    opener.click()
+    expect(p.get_by_role("button", name=name, exact=True, expanded=False)).to_have_count(1, timeout=20_000)
+    expect(box(p.locator(part), "p(A) at the start")).to_be_hidden()

@@ -280,14 +280,17 @@ class OwnNumbers(pn.viewable.Viewer):
 
     def __init__(self, **params):
         super().__init__(**params)
+        # A disclosure, not a pressed state: page.js gives it aria-expanded and aria-controls (the sp-disclosed parts).
         self.toggle = pn.widgets.Toggle(label=words.TOGGLE if self.on_page else words.BUILDER_TOGGLE, margin=(4, 2),
-                                        stylesheets=[theme.BUTTON])
+                                        stylesheets=[theme.BUTTON], css_classes=["sp-disclosure"])
         self.draft = None
         self.editor = None
         self._lazy = Lazy(self._build)
         self._lazy.layout.visible = False
+        self._lazy.layout.css_classes = ["sp-disclosed"]
         help_text = words.HELP if self.on_page else words.BUILDER_HELP
-        self.help = html(f'<p class="muted small">{theme.esc(help_text)}</p>', margin=(0, 2), visible=False)
+        self.help = html(f'<p class="muted small">{theme.esc(help_text)}</p>', margin=(0, 2), visible=False,
+                         css_classes=["sp-disclosed"])
         self.toggle.param.watch(self._open, "value")
         self._layout = pn.Column(self.toggle, self.help, self._lazy.layout, sizing_mode="stretch_width", margin=0,
                                  css_classes=["sp-own-page" if self.on_page else "sp-own-embed"])

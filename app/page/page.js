@@ -1,5 +1,6 @@
 // What the page does that Bokeh and Panel do not: real tabs, names and pressed
-// states for screen readers, the D/V/C/N/B/R keys (and the arrows on a timeline), the colour theme from the URL,
+// states for screen readers, the D/V/C/N/B/R keys (and the arrows on a timeline; an HTML button's own
+// data-sp-key letter), the colour theme from the URL,
 // a hook after each scan (`page.hooks`: present.js),
 // and its own height posted to the page that embeds it (web/host.js sizes the
 // iframe from it). Runs in the page as a Bokeh CustomJS on "document_ready";
@@ -184,8 +185,23 @@ if (!page.installed) {
       const target = el.shadowRoot.querySelector("button, input, textarea, select, .bk-btn");
       if (target) set(target, "aria-label", name);
     }
+    // A toggle that shows and hides a part ("Your own numbers", class sp-disclosure) is a disclosure:
+    // it says whether that part is expanded, and points at it, the parts of class sp-disclosed beside
+    // it (an id would not reach out of the button's shadow root; element reflection does).
+    if (el.shadowRoot && el.classList.contains("sp-disclosure")) {
+      const button = el.shadowRoot.querySelector(".bk-btn");
+      if (button) {
+        set(button, "aria-pressed", null);
+        set(button, "aria-expanded", button.classList.contains("bk-active") ? "true" : "false");
+        const parts = [...el.parentNode.children].filter((c) => c.classList.contains("sp-disclosed"));
+        const now = button.ariaControlsElements || [];
+        if ("ariaControlsElements" in button && (now.length !== parts.length || parts.some((c, i) => now[i] !== c))) {
+          button.ariaControlsElements = parts;
+        }
+      }
+    }
     // Toggle buttons (the draft choice, "Stop drafting early") say whether they are pressed.
-    if (el.shadowRoot && (cls.includes("RadioButtonGroup") || cls.includes("Toggle"))) {
+    else if (el.shadowRoot && (cls.includes("RadioButtonGroup") || cls.includes("Toggle"))) {
       for (const button of el.shadowRoot.querySelectorAll(".bk-btn")) {
         set(button, "aria-pressed", button.classList.contains("bk-active") ? "true" : "false");
       }
@@ -213,6 +229,7 @@ if (!page.installed) {
 
   // A clicked HTML button that had the keyboard focus gets it back once Python has redrawn
   // its pane (the pane's HTML is replaced, the button with it): {root, key, index, gone, until}.
+  // A button the redraw removes hands the focus to the element marked data-sp-after="ITS KEY".
   let refocus = null;
   const restoreFocus = () => {
     if (!refocus) return;
@@ -224,10 +241,12 @@ if (!page.installed) {
     // Lost: the focus fell back to the page (or the pane's host) with the removed button.
     const active = document.activeElement;
     const lost = !active || active === document.body || (active === refocus.root.host && !refocus.root.activeElement);
-    // The button at the same place with the same key (a correction shares its proposal's key).
+    // The button at the same place with the same key (a correction shares its proposal's key), else
+    // what the pane says follows it when that button is gone (data-sp-after: Predict first's Confirm).
     const same = refocus.root.querySelectorAll("[data-sp-open]")[refocus.index];
+    const key = CSS.escape(refocus.key);
     const button = same && same.getAttribute("data-sp-open") === refocus.key ? same
-      : refocus.root.querySelector(`[data-sp-open="${CSS.escape(refocus.key)}"]`);
+      : refocus.root.querySelector(`[data-sp-open="${key}"]`) || refocus.root.querySelector(`[data-sp-after="${key}"]`);
     if (lost && button) button.focus({ preventScroll: true });
     refocus = null;
   };
@@ -264,14 +283,23 @@ if (!page.installed) {
   };
 
   // Keyboard shortcuts: a letter presses its button when nothing that takes text has the focus.
+  // An HTML button on screen with data-sp-key="LETTER" (Predict first's A/B/C toggles while the question
+  // is open) takes its letter from the page's keys meanwhile: there B marks B and does not step back.
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
     const origin = event.composedPath()[0];
     if (origin && origin.closest && origin.closest("input, textarea, select, [contenteditable]")) return;
-    const cls = page.keys[event.key.toLowerCase()];
-    if (!cls) return;
+    const letter = event.key.toLowerCase();
+    if (!/^[a-z]$/.test(letter)) return;  // Tab, Space, Enter and the arrows are the focused control's
     let button = null;
     walk(document.body, (el) => {
+      if (button || !el.shadowRoot) return;
+      const own = el.shadowRoot.querySelector(`button[data-sp-key="${CSS.escape(letter)}"]:not([disabled])`);
+      if (own && own.checkVisibility()) button = own;
+    });
+    const cls = page.keys[letter];
+    if (!button && !cls) return;
+    if (!button) walk(document.body, (el) => {
       if (!button && el.classList && el.classList.contains(cls) && el.shadowRoot) {
         const inner = el.shadowRoot.querySelector("button");
         if (inner && !inner.disabled && el.checkVisibility()) button = inner;
@@ -313,9 +341,11 @@ if (!page.installed) {
   document.addEventListener("click", (event) => {
     const button = event.composedPath().find((el) => el instanceof Element && el.hasAttribute("data-sp-open"));
     const root = button && button.getRootNode();
-    if (button && root.activeElement === button) {
-      refocus = { root, key: button.getAttribute("data-sp-open"), gone: button, until: performance.now() + 5000,
-                  index: [...root.querySelectorAll("[data-sp-open]")].indexOf(button) };
+    // The pane's button that has the focus: the one clicked, or another when a key pressed this one.
+    const focused = root && root.activeElement;
+    if (focused && focused.hasAttribute("data-sp-open")) {
+      refocus = { root, key: focused.getAttribute("data-sp-open"), gone: focused, until: performance.now() + 5000,
+                  index: [...root.querySelectorAll("[data-sp-open]")].indexOf(focused) };
     }
     const documents = (button && window.Bokeh && window.Bokeh.documents) || [];
     for (let i = documents.length - 1; i >= 0; i--) {  // the newest document: the worker's, once drawn

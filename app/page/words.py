@@ -33,10 +33,15 @@ SHORTCUTS = (
 )
 
 
+def shortcut_keys(labels, leave_out=()):
+    """"D Draft · V Verify · …": ``labels`` maps an action to its button's label; ``leave_out``: letters
+    a part of the page takes meanwhile (Predict first's A, B, C)."""
+    return " · ".join(f"{key.upper()} {labels[action]}" for key, action in SHORTCUTS if key not in leave_out)
+
+
 def shortcuts_line(labels):
     """The shortcut keys as one line for the page: ``labels`` maps an action to its button's label."""
-    keys = " · ".join(f"{key.upper()} {labels[action]}" for key, action in SHORTCUTS)
-    return t("embed.shortcuts", keys=keys)
+    return t("embed.shortcuts", keys=shortcut_keys(labels))
 
 
 _CONSTANTS = {

@@ -68,6 +68,7 @@ def question_html(block, marked):
     esc = theme.esc
     toggles = "".join(
         f'<button class="call-button support-toggle" {open_attrs(support_key(x), predict_words.toggle_aria(x))}'
+        f' data-sp-key="{esc(x.lower())}"'  # while the question is open the letter marks the token (page.js)
         f' aria-label="{esc(predict_words.toggle_aria(x))}" aria-pressed="{"true" if x in marked else "false"}">'
         f'{theme.chip(x, "sm")}</button>' for x in TOKENS)
     confirm_name = t("step.predict.support.confirm_aria")
@@ -86,7 +87,10 @@ def support_html(block, check):
     """The reveal of a confirmed guess: the residual, its support and why, the verdict, the draw."""
     residual, why, verdict, drawn = predict_words.support_reveal(check, rejected_of(block))
     css = "right" if check.right else "wrong"
-    return (f'<h3 class="small">{theme.esc(t("step.predict.support.revealed"))}</h3><ul class="predict-verdicts">'
+    # Confirm is gone once pressed: its keyboard focus lands here (app/page/page.js, data-sp-after), where
+    # a screen reader reads the reveal on; C or N then commits from anywhere.
+    return (f'<h3 class="small" tabindex="-1" data-sp-after="{theme.esc(support_key(CONFIRM))}">'
+            f'{theme.esc(t("step.predict.support.revealed"))}</h3><ul class="predict-verdicts">'
             f'<li>{theme.esc(residual)}</li><li>{theme.esc(why)}</li>'
             f'<li class="{css}">{theme.esc(verdict)}</li><li>{theme.esc(drawn)}</li></ul>')
 

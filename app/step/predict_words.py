@@ -10,6 +10,7 @@ from core.predict import KEPT
 from toy_tables import TOKENS
 
 from ..i18n import t
+from ..page import words as page_words
 
 
 def toggle_label():
@@ -90,6 +91,15 @@ def no_support_question():
 
 def mark_first():
     return t("step.predict.support.mark_first")
+
+
+def marking_keys_line(labels):
+    """The keys' line while the question is open: A, B, C mark the tokens (page.js: the toggles' data-sp-key),
+    so B is no Step back then; the other keys as ever. ``labels`` maps an action to its button's label."""
+    marks = tuple(x.lower() for x in TOKENS)
+    back_key = next(key for key, action in page_words.SHORTCUTS if action == "back")
+    return t("step.predict.support.keys", tokens=_tokens(TOKENS), back_key=back_key.upper(), back=labels["back"],
+             keys=page_words.shortcut_keys(labels, leave_out=marks))
 
 
 def toggle_aria(token):

@@ -189,12 +189,19 @@ class Actions(pn.viewable.Viewer):
         self.predict.param.watch(lambda event: m.set_predict(event.new), "value")
         m.param.watch(lambda event: setattr(self.predict, "value", event.new), "predict")
         row.append(self.predict)
-        self.keys = html(f'<p class="muted small shortcuts">{theme.esc(page_words.shortcuts_line(words.SHORTCUT_LABELS))}</p>',
-                         margin=(0, 4))
+        self.keys = html(self._keys_html(), margin=(0, 4))
+        # While Predict first asks for the correction's tokens, A, B and C mark them (and B is no Step back).
+        m.param.watch(lambda *events: update_changed(self.keys, object=self._keys_html()), ["session", "predict", "asking"])
         self._layout = pn.Column(
             pn.FlexBox(*row, flex_wrap="wrap", align_items="center",
                        sizing_mode="stretch_width", margin=(4, 0)),
             self.keys, sizing_mode="stretch_width", margin=0)
+
+    def _keys_html(self):
+        labels = words.SHORTCUT_LABELS
+        line = (predict_words.marking_keys_line(labels) if self.model.asking_block() is not None
+                else page_words.shortcuts_line(labels))
+        return f'<p class="muted small shortcuts">{theme.esc(line)}</p>'
 
     def __panel__(self):
         return self._layout
