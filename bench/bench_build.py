@@ -13,7 +13,9 @@ served on 127.0.0.1 with the CDN's cache headers; the page is served on
 
 For each page:
 - the loader's marks ``specstep:<stage>`` (median of cold loads, each in a fresh
-  browser context: empty cache, no service worker), and interactive − runtime-ready;
+  browser context: empty cache, no service worker), and interactive − runtime-ready, for a reader who
+  waits for Python (the worker can then keep the drawn page: "takeover kept") and apart for one who
+  clicked early (the worker replays the click and its page is drawn: "drawn"); ``--loads`` rounds of both;
 - one click of Next step (median of ``--clicks``; Reset when the trace has ended, not
   counted): the worker's "patch" messages, the Python time (each patch the page posts
   until the worker's "idle" for it) and the time from the click's first patch to its
@@ -159,21 +161,26 @@ def first_click(visit, button: str = "Next step", timeout_s: float = 600.0) -> d
     return {"clicked": clicked, "answered": page.evaluate("performance.now()")}
 
 
-def cold_load(playwright, url: str, site: LocalServer, pyodide: LocalServer, rate: float = 1) -> dict:
-    """One first visit: marks, and every file downloaded from both servers by the time the cache is filled."""
+def cold_load(playwright, url: str, site: LocalServer, pyodide: LocalServer, rate: float = 1,
+              early_click: bool = True) -> dict:
+    """One first visit: marks, and every file downloaded from both servers by the time the cache is filled.
+    With ``early_click`` the reader clicks Next step as soon as the widget takes clicks (the first click's
+    figures); without, the reader waits (then Python can keep the drawn page: issue 27)."""
     site.clear()
     pyodide.clear()
     visit = FirstVisit(playwright)
     try:
         throttle(visit, rate)
         visit.page.goto(url, wait_until="commit")
-        click = first_click(visit)
+        click = first_click(visit) if early_click else {}
         # On a busy machine a page may pass its download time limit and then start anyway.
         visit.page.wait_for_function("document.body.dataset.specstep === 'ready'", timeout=600_000)
         marks = visit.marks()
         paints = visit.page.evaluate(PAINTS_JS)
-        marks.update({"paint:fcp": paints["fcp"], "paint:lcp": paints["lcp"], "click:clicked": click["clicked"],
-                      "click:answered": click["answered"]})
+        marks.update({"paint:fcp": paints["fcp"], "paint:lcp": paints["lcp"]})
+        if click:
+            marks.update({"click:clicked": click["clicked"], "click:answered": click["answered"]})
+        takeover = visit.page.evaluate("document.body.dataset.specstepTakeover || '-'")
         # The service worker precaches once the widget is up: count its downloads too.
         cached = "async () => (await caches.keys()).length"
         wait_until(lambda: visit.page.evaluate(cached) > 0, 20)
@@ -181,7 +188,8 @@ def cold_load(playwright, url: str, site: LocalServer, pyodide: LocalServer, rat
         # A 304 answers a revalidation with no body: the file is not downloaded again.
         downloads = site.downloaded() + pyodide.downloaded("CDN ")
         revalidated = site.revalidated() + pyodide.revalidated("CDN ")
-        return {"marks": marks, "downloads": downloads, "revalidated": revalidated}
+        return {"marks": marks, "downloads": downloads, "revalidated": revalidated, "takeover": takeover,
+                "early_click": early_click}
     finally:
         visit.close()
 
@@ -303,23 +311,34 @@ def measure(root: Path, loads: int, click_count: int, browser, playwright, rate:
     site = LocalServer(built.out)
     try:
         url = site.url + "index.html"
-        visits = [cold_load(playwright, url, site, built.pyodide, rate) for _ in range(loads)]
+        # Each round: a reader who waits for Python, then one who clicks at once.
+        visits = [cold_load(playwright, url, site, built.pyodide, rate, early_click=early)
+                  for _ in range(loads) for early in (False, True)]
         samples = clicks(browser, url, click_count, rate)
         screens = first_screen(browser, url)
         live = live_preview(browser, url, built.pyodide, click_count, rate)
     finally:
         site.stop()
-    marks = {stage: statistics.median(v["marks"].get(f"specstep:{stage}", float("nan")) for v in visits)
-             for stage in STAGES}
-    first = {name: statistics.median(v["marks"].get(name, float("nan")) for v in visits) for name in FIRST_SCREEN}
+    waited = [v for v in visits if not v["early_click"]]
+    clicked = [v for v in visits if v["early_click"]]
+
+    def stages(group):
+        return {stage: statistics.median(v["marks"].get(f"specstep:{stage}", float("nan")) for v in group)
+                for stage in STAGES}
+
+    marks, marks_clicked = stages(waited), stages(clicked)
+    first = {name: statistics.median(v["marks"].get(name, float("nan")) for v in clicked) for name in FIRST_SCREEN}
     first["click:after-fcp"] = statistics.median(v["marks"]["click:answered"] - v["marks"]["paint:fcp"]
-                                                 for v in visits)
+                                                 for v in clicked)
     downloads = visits[0]["downloads"]
     by_file = {path: n * size_of(path, built.out, built.pyodide_folder) for path, n in downloads.items()}
     return {
         "marks": marks,
         "first": first,
         "interactive_after_runtime": marks["ready"] - marks["runtime-ready"],
+        "interactive_after_runtime_clicked": marks_clicked["ready"] - marks_clicked["runtime-ready"],
+        "takeovers": {kind: [v["takeover"] for v in group] for kind, group in (("waited", waited),
+                                                                                ("clicked", clicked))},
         "patches": statistics.median(s["patches"] for s in samples["step"]),
         "python_ms": statistics.median(s["python_ms"] for s in samples["step"]),
         "settled_ms": statistics.median(s["settled_ms"] for s in samples["step"]),
@@ -381,13 +400,19 @@ def report(new: dict, old: dict | None):
         return d
 
     head = f"  {'':<38} {'now':>12} {'baseline':>12} {'ratio':>7}"
-    print("\nStart-up, ms since navigation (median of cold loads)")
+    print("\nStart-up, ms since navigation (median of cold loads; the reader waits for Python)")
     print(head)
     for stage in STAGES:
         print(row(f"specstep:{stage}", new["marks"][stage], get(old, "marks", stage), ms))
     print(row("interactive - runtime-ready", new["interactive_after_runtime"],
               get(old, "interactive_after_runtime"), ms))
-    print("\nWhat the reader sees first, ms since navigation (median of cold loads)")
+    print(row("  the same after an early click", new["interactive_after_runtime_clicked"],
+              (old or {}).get("interactive_after_runtime_clicked"), ms))
+    takeovers = new.get("takeovers") or {}
+    for kind, label in (("waited", "waited"), ("clicked", "after an early click")):
+        if takeovers.get(kind):
+            print(f"  {'takeover, ' + label:<38} {' '.join(takeovers[kind]):>12}  (kept: the drawn page linked)")
+    print("\nWhat the reader sees first, ms since navigation (median of the cold loads with an early click)")
     print(head)
     for name in (*FIRST_SCREEN, "click:after-fcp"):
         print(row(FIRST_SCREEN_LABELS[name], new["first"][name],
@@ -450,7 +475,7 @@ def report(new: dict, old: dict | None):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--loads", type=int, default=3, help="cold loads per page (default 3)")
+    parser.add_argument("--loads", type=int, default=3, help="rounds of cold loads per page, each a reader who waits and one who clicks early (default 3)")
     parser.add_argument("--clicks", type=int, default=20, help="clicks of Next step per page (default 20)")
     parser.add_argument("--baseline", default=BASELINE, help=f"commit to compare with (default {BASELINE})")
     parser.add_argument("--no-baseline", action="store_true", help="measure this checkout only")
