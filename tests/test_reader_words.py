@@ -225,9 +225,17 @@ def test_the_chinese_names_medusa_heads_not_multi_head_attention():
 @pytest.mark.parametrize("key, text", [
     ("step.help.draft", "查找：找到最后一个 token 在前文中上一次出现的位置，复制紧跟其后的内容。"),
     ("page.title", "推测解码：逐块演示"),
+    ("payoff.intro", "块越宽，每次目标前向能保留的 token 越多，草稿步也越多；而且一旦较早出现拒绝，后面的候选全部作废。"),
+    ("step.output.empty_pending", "暂时为空。点击“提交”后，第 {block} 块的 {count}（{tokens}）会加入输出。"),
 ])
 def test_the_chinese_reads_as_a_native_writer_would(key, text):
     assert text in CATALOGUES["zh"][key]
+
+
+def test_no_chinese_sentence_says_commit_will_append():
+    """"提交会追加…" is the English word order ("Commit appends…"): say what clicking it does."""
+    found = {key: text for key, text in CATALOGUES["zh"].items() if "提交会追加" in text}
+    assert found == {}
 
 
 def test_no_chinese_is_set_in_italics():
