@@ -9,7 +9,7 @@ The module's constants (``LABELS``, ``STATUS``, ...) are read through
 ``__getattr__`` so they follow the page's language.
 """
 
-from core.display import dec, draw, exact_or_dec, versus
+from core.display import draw, exact_or_dec, versus
 
 from ..i18n import t
 from ..parts import draft_name
