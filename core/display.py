@@ -60,19 +60,30 @@ def exactly(x, max_places=40):
     return f"{x} ≈ {dec(x, len(str(off.denominator // off.numerator)) + 2)}"
 
 
+def draw(u, places=4):
+    """A draw ``u`` (always in [0, 1)) to ``places`` digits, with more when rounding would
+    show 1: ``0.99997``, never ``1.0000``, which no draw can be."""
+    u = Fraction(u)
+    for n in range(places, 41):
+        if u >= 1 or Fraction(dec(u, n)) < 1:
+            return dec(u, n)
+    return str(u)
+
+
 def versus(u, bound, places=4, bound_places=3):
     """``(u, bound)`` as the reader sees them beside a test ``u < bound``: ``u`` to
     ``places`` digits and ``bound`` as ``exact_or_dec`` writes it, with more digits
     for both when rounding would make the shown comparison look false (``u =
-    1.0000 < 1``, ``0.7333 < 11/15 ≈ 0.733``). The shown ``u`` then compares with
-    the exact bound and with its shown decimal the way the exact ``u`` does."""
+    1.0000 < 1``, ``0.7333 < 11/15 ≈ 0.733``), or would show a draw as 1 (``u = 1.0000 ≥
+    5/17``). The shown ``u`` then compares with the exact bound and with its shown decimal
+    the way the exact ``u`` does."""
     u, bound = Fraction(u), Fraction(bound)
     below = u < bound
     for n in range(places, 41):
         m = bound_places if n == places else n
         shown = Fraction(dec(u, n))
         targets = [bound] if (bound * 10**m).denominator == 1 else [bound, Fraction(dec(bound, m))]
-        if all((shown < b) == below for b in targets):
+        if all((shown < b) == below for b in targets) and (shown < 1 or u >= 1):  # a draw is below 1
             return dec(u, n), exact_or_dec(bound, m)
     return str(u), str(bound)
 

@@ -78,13 +78,13 @@ class Trace(Written):
             if b.correction:
                 r = b.correction
                 lines.append(f"  correction {r.token} from {r.source} [{display.row(r.residual)}]"
-                             + ("" if r.u is None else f" u={display.dec(r.u, 4)}"))
+                             + ("" if r.u is None else f" u={display.draw(r.u)}"))
             if b.ordinary_step:
                 lines.append(f"  nothing to propose: ordinary step, {b.bonus.token} from p [{display.row(b.bonus.p)}]"
-                             + ("" if b.bonus.u is None else f" u={display.dec(b.bonus.u, 4)}"))
+                             + ("" if b.bonus.u is None else f" u={display.draw(b.bonus.u)}"))
             elif b.bonus:
                 lines.append(f"  bonus {b.bonus.token} from p [{display.row(b.bonus.p)}]"
-                             + ("" if b.bonus.u is None else f" u={display.dec(b.bonus.u, 4)}"))
+                             + ("" if b.bonus.u is None else f" u={display.draw(b.bonus.u)}"))
 
     @staticmethod
     def _text_counts(n):

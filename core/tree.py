@@ -344,9 +344,9 @@ class TreeTrace(Written):
                 lines.append(f"  node {n.id} ({where}, depth {n.depth})  {n.token}  q={n.q_x}{test}  {n.status}")
             if b.correction:
                 lines.append(f"  correction {b.correction.token} from the last residual "
-                             f"[{', '.join(map(str, b.correction.residual))}] u={float(b.correction.u):.4f}")
+                             f"[{', '.join(map(str, b.correction.residual))}] u={display.draw(b.correction.u)}")
             if b.bonus:
-                lines.append(f"  bonus {b.bonus.token} from p [{', '.join(map(str, b.bonus.p))}] u={float(b.bonus.u):.4f}")
+                lines.append(f"  bonus {b.bonus.token} from p [{', '.join(map(str, b.bonus.p))}] u={display.draw(b.bonus.u)}")
 
     @staticmethod
     def _text_counts(n):

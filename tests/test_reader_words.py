@@ -225,9 +225,17 @@ def test_the_chinese_names_medusa_heads_not_multi_head_attention():
 @pytest.mark.parametrize("key, text", [
     ("step.help.draft", "查找：找到最后一个 token 在前文中上一次出现的位置，复制紧跟其后的内容。"),
     ("page.title", "推测解码：逐块演示"),
+    ("payoff.intro", "块越宽，每次目标前向能保留的 token 越多，草稿步也越多；而且一旦较早出现拒绝，后面的候选全部作废。"),
+    ("step.output.empty_pending", "暂时为空。点击“提交”后，第 {block} 块的 {count}（{tokens}）会加入输出。"),
 ])
 def test_the_chinese_reads_as_a_native_writer_would(key, text):
     assert text in CATALOGUES["zh"][key]
+
+
+def test_no_chinese_sentence_says_commit_will_append():
+    """"提交会追加…" is the English word order ("Commit appends…"): say what clicking it does."""
+    found = {key: text for key, text in CATALOGUES["zh"].items() if "提交会追加" in text}
+    assert found == {}
 
 
 def test_no_chinese_is_set_in_italics():
@@ -247,10 +255,13 @@ def test_no_chinese_is_set_in_italics():
 @pytest.mark.parametrize("font", ["PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "Noto Sans CJK SC",
                                   "Source Han Sans SC"])
 def test_the_language_switch_and_every_pane_name_cjk_fonts(font):
+    # What the browser computes is tests/ui/test_i18n_ui.py's; here, that the names are in the sheets.
     from app import theme
-    host = re.search(r":host\s*\{[^}]*font-family:([^;]+);", theme.BASE).group(1)
-    assert f'"{font}"' in host and host.strip().endswith("sans-serif")
-    assert f'"{font}"' in theme.PAGE_CSS
+    stack = re.search(r"--bokeh-base-font:([^;]+);", theme.PAGE_CSS).group(1)
+    assert f'"{font}"' in stack and stack.strip().endswith("sans-serif")
+    assert stack.replace(" ", "").startswith("Helvetica,Arial,")  # Bokeh's Latin faces: English text does not move
+    body = re.search(r"body\{[^}]*font-family:([^;]+);", theme.PAGE_CSS).group(1)
+    assert f'"{font}"' in body  # the loader's lines, outside every pane
 
 
 def chinese_charts():
@@ -317,3 +328,35 @@ def test_no_chinese_slider_title_gets_bokehs_ascii_colon():
         names = _slider_names()
     assert names == ["", "", "", ""]
     assert all(_slider_names())  # English keeps "Tokens per block: 3"
+
+
+# ---- a draw is below 1: never "1.0000" ------------------------------------------------------------
+
+# Draws that 4 places round to 1.0000 (found by sweeping): the first test of aligned, width 2, seed
+# 1804 (u = 0.99997) and a correction of biased, width 3, seed 2281.
+ROUNDS_TO_ONE = (("aligned", 2, 1804), ("biased", 3, 2281))
+
+
+def test_a_draw_is_shown_below_one_with_enough_digits():
+    assert display.draw(F(1, 2)) == "0.5000"
+    assert display.draw(F(4294853735, 2**32)) == "0.99997"
+    assert display.draw(F(2**32 - 1, 2**32)).startswith("0.99999999")
+
+
+def test_no_tab_or_trace_shows_a_draw_of_one():
+    from app.exact.model import ExactModel
+    from app.exact.views import TraceComparison
+    from app.step.model import StepModel
+    for draft, width, seed in ROUNDS_TO_ONE:
+        session = core.Session.start(core.Config(draft, width, seed)).run_to_end()
+        assert any(display.dec(d.u, 4) == "1.0000" for d in session.trace().draws())  # the case is there
+        assert "u=1.0000" not in session.trace().to_text()  # the CLI's trace
+        exact = ExactModel(session_model=StepModel(draft=draft, width=width, seed=seed), runs=1_000)
+        exact._set(trace=session)  # what activate() computes: the first tab's trace, run to the end
+        table = TraceComparison(model=exact)._html(exact.trace)
+        assert "1.0000" not in table, (draft, width, seed)
+        for block in session.blocks:
+            for x in block.proposals:
+                if x.u_draft is not None:
+                    assert "1.0000" not in inspector._u(x.u_draft)
+    assert "u=1.0000" not in TreeSession.start("biased", 3, 2, 1370).run_to_end().trace().to_text()

@@ -259,7 +259,7 @@ class TraceComparison(pn.viewable.Viewer):
 
         uses = words.draw_uses(session)
         rows = "".join(
-            f'<tr><td>{i + 1}</td><td class="mono">{display.dec(u, 4)}</td>'
+            f'<tr><td>{i + 1}</td><td class="mono">{display.draw(u)}</td>'
             f'<td>{theme.esc(t("exact.trace.token", i=i + 1))}<b>{theme.esc(ordinary[i])}</b></td>'
             f'<td>{theme.esc(what)}</td></tr>'
             for i, (u, what, _) in enumerate(uses[:len(ordinary)]))

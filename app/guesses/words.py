@@ -9,7 +9,7 @@ The module's constants (``LABELS``, ``STATUS``, ...) are read through
 ``__getattr__`` so they follow the page's language.
 """
 
-from core.display import dec, exact_or_dec, versus
+from core.display import draw, exact_or_dec, versus
 
 from ..i18n import t
 from ..parts import draft_name
@@ -119,7 +119,7 @@ def test_words(node):
 
 
 def correction_words(correction):
-    return t("guesses.correction", token=correction.token, u=dec(correction.u, 4))
+    return t("guesses.correction", token=correction.token, u=draw(correction.u))
 
 
 def residual_note(rule):

@@ -22,7 +22,7 @@ from bokeh.models import (CategoricalAxis, CategoricalScale, ColumnDataSource, F
                           Legend, LegendItem, LinearAxis, Plot, Range1d, VBar)
 
 import core
-from core.display import dec, exact_or_dec, versus
+from core.display import dec, draw, exact_or_dec, versus
 
 from .. import theme
 from ..i18n import t
@@ -34,8 +34,8 @@ TOKENS = tuple(core.TOKENS)
 
 
 def _u(x):
-    """A draw, shown to 4 places (the exact value is k / 2**32, in the tooltip)."""
-    return dec(x, 4)
+    """A draw, shown to 4 places, more when 4 would show 1 (the exact value is k / 2**32, in the tooltip)."""
+    return draw(x)
 
 
 def _prefix_html(prefix, committed_len):

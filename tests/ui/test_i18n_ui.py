@@ -9,6 +9,8 @@ URL keys a teacher types) fails the test, with the words it found.
 
 import re
 
+import pytest
+
 from reading import assert_clean, has_text
 
 # Latin words the Chinese page keeps on purpose: the field's symbols and formula
@@ -175,3 +177,27 @@ def test_guesses_tab_in_chinese_has_no_english_left(app_page):
     page.shoot("zh-guesses-1200", width=1200)
     page.shoot("zh-guesses-375", width=375)
     assert_clean(page)
+
+
+# The computed font of the language switch's links and of a Chinese paragraph, through shadow roots.
+FONTS_JS = """() => { const out = {links: [], intro: null}; const walk = (root) => {
+  for (const el of root.querySelectorAll('*')) {
+    if (el.matches('nav.lang-switch a, nav.lang-switch .lang-now')) out.links.push([el.textContent, getComputedStyle(el).fontFamily]);
+    if (el.matches('p.intro')) out.intro = getComputedStyle(el).fontFamily;
+    if (el.shadowRoot) walk(el.shadowRoot); } };
+  walk(document); return out; }"""
+
+
+@pytest.mark.parametrize("query", ["?lang=en", "?lang=zh"])
+def test_the_language_switch_and_the_chinese_are_drawn_with_a_cjk_font_stack(app_page, query):
+    """Issue 23 item 12: "中文" in the switch drew as boxes where the default font has no CJK face.
+    The stylesheet's :host rule alone never reached the panes (Bokeh's ``* {font-family: inherit}`` in
+    the parent's shadow root wins over it), so this reads what the browser computes."""
+    page = app_page
+    page.goto(page.base_url + query)
+    page.get_by_role("tab").first.wait_for(state="visible", timeout=30_000)
+    fonts = page.evaluate(FONTS_JS)
+    assert {text for text, _ in fonts["links"]} == {"English", "中文"}, fonts
+    for family in [f for _, f in fonts["links"]] + [fonts["intro"]]:
+        for name in ("PingFang SC", "Microsoft YaHei", "Noto Sans CJK SC"):
+            assert name in family, (family, fonts)
