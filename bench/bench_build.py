@@ -174,7 +174,7 @@ def cold_load(playwright, url: str, site: LocalServer, pyodide: LocalServer, rat
         visit.page.goto(url, wait_until="commit")
         click = first_click(visit) if early_click else {}
         # On a busy machine a page may pass its download time limit and then start anyway.
-        visit.page.wait_for_function("document.body.dataset.specstep === 'ready'", timeout=600_000)
+        visit.page.wait_for_function("document.body && document.body.dataset.specstep === 'ready'", timeout=600_000)
         marks = visit.marks()
         paints = visit.page.evaluate(PAINTS_JS)
         marks.update({"paint:fcp": paints["fcp"], "paint:lcp": paints["lcp"]})
