@@ -47,6 +47,7 @@ def test_the_guesses_tab_offers_only_drafts_that_can_run_a_tree(app_page):
 
 
 SLIDER_TABS_JS = """(root) => { const found = []; const walk = (node) => {
+    if (node.shadowRoot) walk(node.shadowRoot);
     for (const el of node.querySelectorAll('*')) {
       if (el.getAttribute('role') === 'slider') found.push(el.getAttribute('tabindex'));
       if (el.shadowRoot) walk(el.shadowRoot); } }; walk(root); return found; }"""
@@ -56,14 +57,15 @@ SLIDER_TABS_JS = """(root) => { const found = []; const walk = (node) => {
 def test_a_locked_link_opened_on_the_guesses_tab_fixes_its_scenario_there_too(app_page, lang):
     from app import i18n
 
-    page = app_page.open(f"?tab=guesses&lock=1&gdraft=biased&gk=3&gwidth=2&gseed=5&lang={lang}")
-    tab = page.locator(".guesses-tab").first
     i18n.set_language(lang)
     try:
         line, draft_label, biased, aligned = t("step.locked"), t("step.label.draft"), t("draft.biased"), \
             t("draft.aligned")
     finally:
         i18n.set_language("en")
+    page = app_page
+    page.goto(page.base_url + f"?tab=guesses&lock=1&gdraft=biased&gk=3&gwidth=2&gseed=5&lang={lang}")
+    tab = page.locator(".guesses-tab").first
     expect(tab.get_by_text(line)).to_be_visible(timeout=60_000)
     for name in (biased, aligned):
         expect(tab.get_by_role("button", name=name, exact=True)).to_be_disabled()
