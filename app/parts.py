@@ -150,6 +150,11 @@ class TimelineModel(TabModel):
     moment may wait (Predict first holds the step tab's later moments).
     """
 
+    locked = param.Boolean(default=False, doc="""
+        A link's lock=1 (app/page/links.py, read by app/main.link_url into the step tab's model, which
+        the guesses tab's follows): the page's author fixed the scenario, so no control and no preset
+        may change it; only a link (the page's own URL) does. Stepping through it stays free.""")
+
     def act(self, action):
         """Perform ``action`` (one of the tab's actions, or ``BACK``) and describe it; never raises."""
         if action == BACK:
@@ -215,6 +220,22 @@ def update_changed(obj, **values):
         setattr(obj, *changed.popitem())  # param.update would first read every parameter's value
     elif changed:
         obj.param.update(**changed)
+
+
+def lock_line(locked):
+    """The one line a locked tab shows above its scenario's controls: the author fixed them."""
+    return html(f'<p class="muted small" role="note">{theme.esc(t("step.locked"))}</p>',
+                margin=(0, 0), visible=locked, styles={"flex": "1 1 100%"})
+
+
+def hold(controls, line, locked, idle=None):
+    """Disable a tab's scenario ``controls`` under a lock (else those ``idle`` marks), and show its ``line``.
+
+    A disabled slider is then no Tab stop either (``app/page/page.js``, untabDisabledSlider)."""
+    idle = idle or {}
+    for widget in controls:
+        update_changed(widget, disabled=locked or idle.get(widget, False))
+    update_changed(line, visible=locked)
 
 
 NEXT = "--sp-next"  # 1 on the action button a reader presses next, else 0 (app/styles/button.css)

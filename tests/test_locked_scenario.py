@@ -137,3 +137,53 @@ def test_embed_code_copied_from_a_locked_page_is_locked_too():
     assert not late.embed.lock.value and "lock=1" not in late.embed.area.value
     location.search = LOCKED  # a lock that reaches the worker after the first render
     assert late.embed.lock.value and "lock=1" in late.embed.area.value
+
+
+# ---- the guesses tab under the same lock ---------------------------------------------------------
+
+GLOCKED = "?tab=guesses&lock=1&gdraft=biased&gk=3&gwidth=2&gseed=5"
+
+
+def guesses_view(search, location=None):
+    """The guesses tab beside the page's model, as the page builds it: the lock comes from the page's link."""
+    from app.guesses.views import GuessesTab
+
+    m = StepModel()
+    main.link_url(m, location if location is not None else Location(search=search))
+    tab = GuessesTab(session_model=m)
+    tab.model.open_link(urlstate.read_guesses(search))  # the tab reads pn.state.location, absent here
+    return tab
+
+
+def guesses_scenario(tab):
+    c = tab.controls
+    return {"draft": c.draft, "candidates": c.candidates, "width": c.width, "seed": c.seed}
+
+
+def test_a_locked_link_fixes_the_guesses_tabs_scenario_but_not_its_stepping():
+    tab = guesses_view(GLOCKED)
+    m = tab.model
+    assert (m.draft, m.candidates, m.width, m.seed) == ("biased", 3, 2, 5)
+    enabled = [name for name, w in guesses_scenario(tab).items() if not w.disabled]
+    assert enabled == [], f"still changeable in a locked guesses tab: {enabled}"
+    assert not tab.actions.buttons["draft"].disabled and not tab.actions.buttons["step"].disabled
+    tab.actions.buttons["draft"].clicks += 1  # the fixed scenario still walks
+    assert m.session.phase == "verify" and (m.session.candidates, m.session.config.seed) == (3, 5)
+
+
+def test_the_guesses_tab_says_the_author_fixed_the_scenario_only_when_locked():
+    line = t("step.locked")
+    locked, free = guesses_view(GLOCKED), guesses_view(GLOCKED.replace("lock=1&", ""))
+    assert locked.controls.lock_line.visible and line in locked.controls.lock_line.object
+    assert not free.controls.lock_line.visible
+    assert not any(w.disabled for w in guesses_scenario(free).values()), "an unlocked link leaves them free"
+
+
+def test_a_lock_that_reaches_the_worker_late_locks_the_guesses_tab_too():
+    location = Location()
+    tab = guesses_view("", location)
+    assert not tab.controls.draft.disabled
+    location.search = GLOCKED
+    assert all(w.disabled for w in guesses_scenario(tab).values()) and tab.controls.lock_line.visible
+    location.search = GLOCKED.replace("lock=1&", "")
+    assert not any(w.disabled for w in guesses_scenario(tab).values()) and not tab.controls.lock_line.visible

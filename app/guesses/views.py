@@ -15,7 +15,7 @@ from core.tree import TREE_DRAFTS
 
 from .. import theme, urlstate
 from ..i18n import t
-from ..parts import ActionButtons, draft_objects, draft_options, field, html, slider_title
+from ..parts import ActionButtons, draft_objects, draft_options, field, hold, html, lock_line, slider_title
 from . import words
 from .model import ACTIONS, BACK, GuessesModel
 from .tree_chart import LOOK, TreeChart
@@ -76,12 +76,24 @@ class Controls(pn.viewable.Viewer):
         self.seed = pn.widgets.IntInput.from_param(m.param.seed, name=t("step.field.seed"), description=None,
                                                    width=130, margin=(4, 5), css_classes=["sp-seed-input"],
                                                    stylesheets=[theme.SEED_INPUT])
+        self.lock_line = lock_line(m.locked)
         self._layout = pn.FlexBox(
+            self.lock_line,
             field(t("step.field.draft"), self.draft_help, self.draft, basis="340px"),
             field(t("guesses.field.candidates"), t("guesses.help.candidates"), self.candidates),
             field(t("guesses.field.width"), t("guesses.help.width"), self.width),
             field(t("step.field.seed"), t("guesses.help.seed"), self.seed, basis="160px"),
             gap="12px 24px", flex_wrap="wrap", sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0))
+        self._enable()
+
+    def controls(self):
+        """Every widget that changes the scenario (the stepping buttons walk it: they stay free)."""
+        return (self.draft, self.candidates, self.width, self.seed)
+
+    @param.depends("model.locked", watch=True)
+    def _enable(self):
+        """Under a link's lock=1, as the step tab's scenario (``parts.hold``)."""
+        hold(self.controls(), self.lock_line, self.model.locked)
 
     def __panel__(self):
         return self._layout
@@ -280,6 +292,11 @@ class GuessesTab(pn.viewable.Viewer):
             follow = lambda *events: setattr(self.model, "tables", page_model.session.config.tables)  # noqa: E731
             follow()
             page_model.param.watch(follow, "session")
+        if page_model is not None and "locked" in page_model.param:
+            # The page's lock=1, read (and re-read when the location reaches the worker late) by
+            # app/main.link_url into the page's model: this tab's scenario is the author's too.
+            self.model.locked = page_model.locked
+            page_model.param.watch(lambda event: setattr(self.model, "locked", event.new), "locked")
         location = pn.state.location
         url = urlstate.read_guesses(location.search if location is not None else "")
         if url.given:

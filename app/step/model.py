@@ -173,10 +173,6 @@ class StepModel(TimelineModel):
     marked = param.ClassSelector(class_=tuple, default=(), doc="""
         The tokens the reader has marked as possible corrections so far, in table order (while ``asking``).""")
 
-    locked = param.Boolean(default=False, doc="""
-        A link's lock=1 (app/page/links.py): the page's author fixed the scenario, so
-        no control and no preset may change it; only a link (the page's own URL) does.""")
-
     def __init__(self, **params):
         if params.get("lookahead", urlstate.LOOKAHEAD_OFF) != urlstate.LOOKAHEAD_OFF:
             params.setdefault("threshold", params["lookahead"])

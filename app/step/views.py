@@ -31,7 +31,8 @@ from ..embed.builder import EmbedBuilder
 from ..page import script as page
 from ..page import words as page_words
 from ..i18n import t
-from ..parts import ActionButtons, Opener, draft_options, field, html, open_attrs, slider_title, update_changed
+from ..parts import (ActionButtons, Opener, draft_options, field, hold, html, lock_line, open_attrs, slider_title,
+                     update_changed)
 from . import draft_words, predict_words, words
 from .guide import Guide
 from .inspector import Inspector
@@ -94,8 +95,7 @@ class Scenario(pn.viewable.Viewer):
         self.threshold = pn.widgets.DiscreteSlider.from_param(
             m.param.threshold, name=slider_title("step.widget.threshold"),
             sizing_mode="stretch_width", min_width=160, margin=(0, 10), css_classes=["sp-threshold"])
-        self.lock_line = html(f'<p class="muted small" role="note">{theme.esc(t("step.locked"))}</p>',
-                              margin=(0, 0), visible=m.locked, styles={"flex": "1 1 100%"})
+        self.lock_line = lock_line(m.locked)
 
         # Each help sentence behind a "?" beside its name: the first screen shows what to do (issue 26).
         self._draft_box = field(t("step.field.draft"), words.help_text("draft"), self.draft, basis="410px",
@@ -137,9 +137,7 @@ class Scenario(pn.viewable.Viewer):
         low, high = m.param.seed.bounds
         idle = {self.seed_down: m.seed <= low, self.seed_up: m.seed >= high,
                 self.threshold: m.lookahead == urlstate.LOOKAHEAD_OFF}
-        for widget in self.controls():
-            update_changed(widget, disabled=m.locked or idle.get(widget, False))
-        update_changed(self.lock_line, visible=m.locked)
+        hold(self.controls(), self.lock_line, m.locked, idle)
 
     def _typed_seed(self, event):
         if not self.model.type_seed(event.new):
