@@ -144,16 +144,16 @@ async def start(location_json: str, cdn_root: str | None = None, entry: str = EN
     with bokeh_without_signatures():
         from panel.io.pyodide import init_doc, write_doc
 
+    from panel.io.state import state
+
     init_doc()
-    from panel.io.state import state as panel_state
-    numbered = _numbered(panel_state.curdoc)
+    numbered = _numbered(state.curdoc)
     from app import urlstate
     urlstate.tolerate_long_query_values()  # before Panel parses the link's query
     adopting = bool(expect) and not replay_json and numbered
     set_location(without_address(location_json) if adopting else location_json)
     namespace = runpy.run_module(entry, run_name="__main__")
     if replay_json and callable(namespace.get("replay")):
-        from panel.io.state import state
         # As once linked (write_doc drops the session, link releases the hold): init_doc's mock
         # session makes Panel wait for a server's timer, and its hold keeps the clicks' callbacks.
         doc = state.curdoc

@@ -44,8 +44,8 @@ class Scenario:
     def location(self) -> dict:
         """window.location as the worker gets it (JSON.stringify), with no address: like index.html's own
         pre-render, the embed code then names no site (the worker fills in the page's address)."""
-        return {"href": self.query, "origin": "", "protocol": "", "host": "", "hostname": "", "port": "",
-                "pathname": "", "search": self.query, "hash": ""}
+        from app.worker_protocol import without_address  # the worker's own: its render must match this one
+        return json.loads(without_address(json.dumps({"search": self.query})))
 
 
 def read_query(text: str) -> Scenario:

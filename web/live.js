@@ -16,9 +16,7 @@ function specstepLive(env) {
   };
 
   const patches = (index) => live.data.patches[index];
-  let applied = 0; // recorded patches applied to the page's document
   function apply(index) {
-    applied += 1;
     live.applying += 1;
     try {
       for (const patch of patches(index)) live.doc.apply_json_patch(patch, new Map());
@@ -224,8 +222,9 @@ function specstepLive(env) {
     if (target) target.focus({ preventScroll: true });
   }
 
-  // Nothing the reader did has changed the pre-rendered document (the worker may then keep it).
-  live.untouched = () => applied === 0 && live.seq === 0 && live.early.length === 0;
+  // Nothing the reader did has changed the pre-rendered document (the worker may then keep it): every
+  // recorded patch is applied by a click (press, jump), and each click is counted by changed().
+  live.untouched = () => live.seq === 0 && live.early.length === 0;
 
   live.stop = () => {
     live.on = false;
