@@ -89,9 +89,8 @@ def test_calls_and_a_chip_clicked_in_one_tick_all_reach_the_model_in_order(app_p
     assert_clean(page)
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_after_a_rejection_the_support_is_marked_by_keyboard_before_the_correction_shows(app_page, scheme):
-    page = app_page.open(LINK + ("&theme=dark" if scheme == "dark" else ""))
+def ask_the_support(page, *also):
+    """Draft, call A kept, A rejected, B kept, Verify: the block's rejection opens the support question."""
     button(page, "Draft").click()
     for position, token, call in ((1, "A", KEPT), (2, "A", REJECTED), (3, "B", KEPT)):
         b = button(page, predict_words.call_label(position, token, call))
@@ -99,7 +98,13 @@ def test_after_a_rejection_the_support_is_marked_by_keyboard_before_the_correcti
         expect(b).to_have_attribute("aria-pressed", "true")
     expect(button(page, "Verify")).to_be_enabled(timeout=20_000)
     button(page, "Verify").click()
-    has_text(page, "Which tokens can the correction be?", "Commit waits for your answer", timeout=30)
+    has_text(page, "Which tokens can the correction be?", *also, timeout=30)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_after_a_rejection_the_support_is_marked_by_keyboard_before_the_correction_shows(app_page, scheme):
+    page = app_page.open(LINK + ("&theme=dark" if scheme == "dark" else ""))
+    ask_the_support(page, "Commit waits for your answer")
     expect(button(page, "Commit")).to_be_disabled()
     expect(button(page, "Run block")).to_be_disabled()
     assert "the correction B was drawn" not in page.text()
@@ -181,14 +186,7 @@ def test_while_the_question_is_open_a_b_c_mark_tokens_and_b_does_not_step_back(a
     page = app_page.open(LINK)
     normal = page_words.shortcuts_line(step_words.SHORTCUT_LABELS)
     expect(keys_line(page)).to_have_text(normal, timeout=20_000)
-    button(page, "Draft").click()
-    for position, token, call in ((1, "A", KEPT), (2, "A", REJECTED), (3, "B", KEPT)):
-        b = button(page, predict_words.call_label(position, token, call))
-        b.click()
-        expect(b).to_have_attribute("aria-pressed", "true")
-    expect(button(page, "Verify")).to_be_enabled(timeout=20_000)
-    button(page, "Verify").click()
-    has_text(page, "Which tokens can the correction be?", timeout=30)
+    ask_the_support(page)
     expect(keys_line(page)).to_have_text(predict_words.marking_keys_line(step_words.SHORTCUT_LABELS),
                                          timeout=20_000)
     toggle = {x: button(page, predict_words.toggle_aria(x)) for x in "ABC"}
