@@ -71,6 +71,7 @@ INSPECTOR = stylesheet("inspector")
 COUNTERS = stylesheet("counters")
 CSS = "\n".join((BASE, CHIPS, CAPTION, INSPECTOR, COUNTERS))  # all of them (the other tabs' panes)
 CHART_TITLE = stylesheet("chart_title")  # a chart's title, above its plot (parts.ChartTitle)
+BARS = stylesheet("bars")  # the inspector's bar charts, drawn in HTML (app/step/bars.py)
 CARD = stylesheet("card")  # a white card around a group of controls or panes
 CAPTION_CARD = stylesheet("caption_card")
 BUTTON = stylesheet("button")

@@ -108,16 +108,15 @@ def test_every_control_has_a_name_and_toggles_say_whether_they_are_pressed(page,
     click(p, "Aligned")
     p.get_by_role("button", name="Aligned", pressed=True).wait_for(timeout=30_000)
     assert p.get_by_role("button", name="Biased", pressed=False).count() == 1
-    # The inspector's charts are no unnamed Tab stops: hidden from screen readers (their numbers
-    # are in the table beside them), nothing in them focusable.
-    charts = p.evaluate("""() => { const out = []; const walk = (r) => { for (const el of r.children) {
-        if (el.shadowRoot && el.classList.contains('bk-Plot')) {
-          const stops = []; const inner = (x) => { for (const c of x.children) {
-            if (c.tabIndex >= 0) stops.push(c.tagName); if (c.shadowRoot) inner(c.shadowRoot); inner(c); } };
-          inner(el.shadowRoot); out.push([el.getAttribute('aria-hidden') || el.getAttribute('aria-label'), stops.length]); }
-        if (el.shadowRoot) walk(el.shadowRoot); walk(el); } }; walk(document.body); return out; }""")
+    # The inspector's charts are no Tab stops and each is one image named by every bar (app/step/bars.py).
+    charts = p.evaluate("""() => { const out = []; const walk = (r) => { for (const el of r.querySelectorAll('*')) {
+        if (el.classList.contains('bars')) {
+          const stops = [...el.querySelectorAll('*')].filter((c) => c.tabIndex >= 0).length;
+          out.push([el.getAttribute('role'), el.getAttribute('aria-label'), stops]); }
+        if (el.shadowRoot) walk(el.shadowRoot); } }; walk(document); return out; }""")
     assert len(charts) >= 2
-    assert all(name and stops == 0 for name, stops in charts), charts
+    assert all(role == "img" and stops == 0 for role, _, stops in charts), charts
+    assert any("draft q(A) = 0.50" in name and "target p(A) = 0.50" in name for _, name, _ in charts), charts  # aligned: q = p
 
 
 @pytest.mark.parametrize("width", WIDTHS)

@@ -90,7 +90,7 @@ def test_the_correction_is_masked_everywhere_until_answered(seed):
     shown = text(before["inspector"])
     assert "Drawn after you mark which tokens it can be" in shown
     assert "residual [" not in shown and "drawn from the residual; it goes into the output" not in shown
-    assert not view.inspector._residual.visible and not view.inspector._stack.visible
+    assert not {"residual", "stack"} & set(view.inspector.charts.shown)
     # The output card, empty before the first Commit, says how many tokens Commit appends, not which.
     if not m.session.blocks:
         assert f"Commit appends block 1's {len(with_it.committed)}" not in text(before["output"])
@@ -102,7 +102,7 @@ def test_the_correction_is_masked_everywhere_until_answered(seed):
     assert f"tok-{token} correction" in after["chips"]
     assert f"the correction {token} was drawn" in text(after["caption"])
     assert "drawn from the residual; it goes into the output" in text(after["inspector"])
-    assert view.inspector._residual.visible
+    assert "residual" in view.inspector.charts.shown
     if not m.session.blocks:
         assert " ".join(with_it.committed) in text(after["output"])
     fresh = panes(StepView(model=m))  # drawn anew from the model: the watchers left nothing stale

@@ -18,6 +18,7 @@ from core.cli import main
 from core.tree import TreeSession
 
 from app import i18n
+from app.step import bars
 from app.guesses import words as guesses_words
 from app.step import inspector
 from app.step import words as step_words
@@ -180,12 +181,14 @@ def test_the_inspector_and_readme_say_which_letter_is_which():
 
 
 def test_hatching_means_corrections_only_in_the_inspector():
-    charts = inspector.Charts()
     d = core.position("biased", ())
-    charts.show_rows(d.q, d.p, "")
-    for chart in (charts.pq, charts.residual):
-        assert all(r.glyph.hatch_pattern is None for r in chart.renderers), chart.title.text
-    assert charts.stack.renderers[1].glyph.hatch_pattern == "right_diagonal_line"
+    for chart in (inspector.rows_chart(d.q, d.p, ""), inspector.residual_chart(d.residual, "")):
+        assert "hatched" not in bars.chart_html(chart), chart.key
+    stack = inspector.stack_chart(d)
+    assert [bar.hatched for bar in stack.bars] == [float(x) for x in d.corrected]
+    assert "bar-part hatched" in bars.chart_html(stack)
+    assert [kind for kind, _ in stack.legend] == ["solid", "hatched"]
+    assert stack.legend[1][1] == i18n.t("step.chart.legend.corrections")
 
 
 # ---- project words and the Chinese --------------------------------------------------------
@@ -269,8 +272,7 @@ def chinese_charts():
     from app.payoff.candidates import CandidatesView
     from app.payoff.chart import WidthChart
     from app.payoff.model import PayoffModel
-    yield from (inspector.Charts().pq, inspector.Charts().stack, DistributionChart().fig, WidthChart("t", "加速比").fig,
-                CandidatesView(model=PayoffModel()).fig)
+    yield from (DistributionChart().fig, WidthChart("t", "加速比").fig, CandidatesView(model=PayoffModel()).fig)
 
 
 def test_no_chinese_axis_label_is_set_on_its_side():
@@ -278,8 +280,13 @@ def test_no_chinese_axis_label_is_set_on_its_side():
         for fig in chinese_charts():
             assert all(not axis.axis_label for axis in fig.left), fig
             assert any(re.search(CJK, title.text) for title in fig.above if title.text), fig
-    plot = inspector.Charts().pq
-    assert plot.left[0].axis_label == "probability"  # English reads well rotated
+    from app.exact.chart import DistributionChart
+    assert DistributionChart().fig.left[0].axis_label  # English reads well rotated
+    d = core.position("biased", ())
+    with i18n.use("zh"):  # the inspector's HTML charts name the axis upright above it, in every language
+        word = i18n.t("step.chart.probability")
+        shown = bars.chart_html(inspector.stack_chart(d))
+    assert re.search(CJK, word) and f'<span class="bars-y-name" aria-hidden="true">{word}</span>' in shown
 
 
 def test_the_chinese_key_of_the_candidates_chart_uses_full_width_brackets():

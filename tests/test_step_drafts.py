@@ -113,9 +113,9 @@ def test_a_lookup_block_with_nothing_to_copy_is_an_ordinary_target_step():
 def test_the_preview_before_an_ordinary_step_shows_only_p():
     view = StepView(model=StepModel(draft="lookup", width=3, seed=1))
     assert words.NOTHING_TO_COPY_PREVIEW in text(view.inspector.body.object)
-    data = view.inspector.charts.pq_source.data
-    assert [side for _, side in data["x"]] == ["p", "p", "p"]
-    assert data["value"] == [float(x) for x in core.position("aligned").p]
+    bars = view.inspector.charts.shown["pq"].bars
+    assert [bar.under for bar in bars] == ["p", "p", "p"]
+    assert [bar.solid for bar in bars] == [float(x) for x in core.position("aligned").p]
 
 
 # ---- lookup: the one-hot q -----------------------------------------------------------------------
@@ -138,8 +138,7 @@ def test_the_inspector_shows_lookups_one_hot_q_and_explains_it_in_one_sentence()
     match = core.drafts.lookup_match(x.prefix)
     assert x.token == x.prefix[match + 1], "the copy is what followed the most recent earlier occurrence"
     assert f"token {match + 1} of the text" in words.copied_from(x)
-    q_bars = [v for (t, side), v in zip(view.inspector.charts.pq_source.data["x"],
-                                        view.inspector.charts.pq_source.data["value"]) if side == "q"]
+    q_bars = [bar.solid for bar in view.inspector.charts.shown["pq"].bars if bar.under == "q"]
     assert q_bars == [float(v) for v in x.q]
 
 
@@ -170,9 +169,9 @@ def test_the_inspector_shows_a_heads_q_beside_the_p_it_is_tested_against():
     sentence = words.heads_explain(last)
     assert sentence in body
     assert f"Head {last.index + 1} predicts" in sentence and "without seeing the earlier proposals" in sentence
-    data = view.inspector.charts.pq_source.data
-    assert [v for (t, side), v in zip(data["x"], data["value"]) if side == "q"] == [float(v) for v in last.q]
-    assert [v for (t, side), v in zip(data["x"], data["value"]) if side == "p"] == [float(v) for v in last.p]
+    bars = view.inspector.charts.shown["pq"].bars
+    assert [bar.solid for bar in bars if bar.under == "q"] == [float(v) for v in last.q]
+    assert [bar.solid for bar in bars if bar.under == "p"] == [float(v) for v in last.p]
 
 
 def test_head_1_is_always_accepted_and_says_it_guessed_from_the_committed_text():

@@ -216,7 +216,11 @@ def test_inspector_on_a_rejection_shows_ratio_acceptance_draw_decision_residual_
     assert f"[{core.display.row(block.correction.residual)}]" in body
     assert f"draw for the correction {dec(block.correction.u, 4)}" in body
     assert f"replacement {block.correction.token} drawn from the residual" in body
-    assert view.inspector._residual.visible and view.inspector._stack.visible
+    assert {"residual", "stack"} <= set(view.inspector.charts.shown)
+
+
+def values(chart, under=None):
+    return [bar.solid + bar.hatched for bar in chart.bars if under is None or bar.under == under]
 
 
 def test_charts_plot_the_records_numbers():
@@ -225,27 +229,50 @@ def test_charts_plot_the_records_numbers():
     click(view.actions.buttons["verify"])
     view.model.inspect((0, 0))
     charts = view.inspector.charts
-    pq = charts.pq_source.data
-    assert [v for (t, side), v in zip(pq["x"], pq["value"]) if side == "q"] == [0.8, 0.15, 0.05]
-    assert [v for (t, side), v in zip(pq["x"], pq["value"]) if side == "p"] == [0.5, 0.3, 0.2]
-    assert charts.res_source.data["value"] == [0.0, 0.5, 0.5]
+    pq, residual, stack = (charts.shown[key] for key in ("pq", "residual", "stack"))
+    assert values(pq, "q") == [0.8, 0.15, 0.05]
+    assert values(pq, "p") == [0.5, 0.3, 0.2]
+    assert [b.label for b in pq.bars if b.under == "p"] == ["0.50", "0.30", "0.20"], "labels are core.display's"
+    assert values(residual) == [0.0, 0.5, 0.5]
     d = view.model.inspected().decomposition
-    assert charts.stack_source.data["accepted"] == [float(x) for x in d.accepted]
-    assert charts.stack_source.data["final"] == [0.5, 0.3, 0.2], "accepted mass plus corrections reaches p"
-    for plot in (charts.pq, charts.residual, charts.stack):
-        assert plot.below[0].axis_label and plot.left[0].axis_label
-    for title in (charts.pq_title, charts.residual_title, charts.stack_title):
-        assert title.text and title.text in title.pane.object, "each chart's title is text above it"
+    assert [b.solid for b in stack.bars] == [float(x) for x in d.accepted]
+    assert [b.hatched for b in stack.bars] == [float(x) for x in d.corrected]
+    assert [b.label for b in stack.bars] == ["p = 0.50", "p = 0.30", "p = 0.20"], "accepted mass plus corrections reaches p"
+    shown = charts.pane.object
+    for chart in (pq, residual, stack):
+        assert chart.x_name and chart.y_name
+        assert f'<p class="chart-title">{chart.title}</p>' in shown, "each chart's title is text above it"
+        # A screen reader reads each chart as one image named by every bar.
+        assert all(bar.name in shown for bar in chart.bars)
+
+
+def test_a_bars_height_is_its_probability_on_the_axis_and_a_hidden_chart_is_not_in_the_text():
+    from app.step import bars
+    chart = bars.Chart("x", "T", (bars.Bar("A", 0.54, "0.54", "q(A) = 0.54"), bars.Bar("B", 0.0, "0", "q(B) = 0")),
+                       "next token", "probability")
+    html = bars.chart_html(chart)
+    assert 'style="height:50%"' in html, "0.54 of an axis that runs to 1.08"
+    assert 'style="height:0%"' in html
+    assert 'role="img" aria-label="T: q(A) = 0.54; q(B) = 0"' in html
+    view = biased_view()
+    assert set(view.inspector.charts.shown) == {"pq", "residual", "stack"}
+    view = StepView(model=StepModel(draft="aligned", width=3, seed=1))  # q = p: every guess is kept, then a bonus
+    click(view.actions.buttons["draft"])
+    click(view.actions.buttons["verify"])
+    view.model.inspect((0, "bonus"))
+    assert view.model.inspected().bonus is not None
+    assert set(view.inspector.charts.shown) == {"pq"}
+    assert view.inspector.charts.pane.object.count("bars-chart") == 1, "charts not shown are left out of the text"
 
 
 def test_before_verify_the_chart_shows_only_the_drafts_q_and_a_bonus_only_the_targets_p(view):
     charts = view.inspector.charts
     click(view.actions.buttons["draft"])
-    assert {side for _, side in charts.pq_source.data["x"]} == {"q"}
-    assert "p comes with Verify" in charts.pq_title.text
+    assert {bar.under for bar in charts.shown["pq"].bars} == {"q"}
+    assert "p comes with Verify" in charts.shown["pq"].title
     click(view.actions.buttons["verify"])
-    assert {side for _, side in charts.pq_source.data["x"]} == {"p"}
-    assert charts.pq_source.data["value"] == [float(x) for x in view.model.session.pending.bonus.p]
+    assert {bar.under for bar in charts.shown["pq"].bars} == {"p"}
+    assert values(charts.shown["pq"]) == [float(x) for x in view.model.session.pending.bonus.p]
 
 
 def test_the_picker_says_there_is_nothing_to_inspect_before_draft(view):
@@ -405,11 +432,10 @@ def test_clicking_never_adds_bokeh_models():
 
 @pytest.mark.parametrize("draft", ["aligned", "biased"])
 def test_clicks_change_no_css_class_and_show_or_hide_only_the_inspectors_charts(draft):
-    """In the page, BokehJS lays the whole page out again when a class or a visibility changes (~60 ms)."""
+    """In the page, BokehJS lays the whole page out again when a class or a visibility changes (~60 ms):
+    the charts are one HTML pane, so only that whole pane is ever shown or hidden (before a block is drafted)."""
     page = Page(StepView(model=StepModel(draft=draft, width=3, seed=1)))
-    inspector = page.view.inspector
-    charts = {model.id for part in (inspector._charts, inspector._residual, inspector._stack)
-              for model, _ in part._models.values()}
+    charts = {model.id for model, _ in page.view.inspector._charts._models.values()}
     seen = Counter()
     for _ in range(16):
         action = "reset" if page.view.model.session.phase == "done" else "step"

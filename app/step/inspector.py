@@ -6,28 +6,24 @@ probability min(1, p(x)/q(x)), the draw u and the decision (Leviathan et al.
 2023, Algorithm 1). On a rejection: the residual norm(max(p − q, 0)), its draw
 and the replacement. For a bonus: the target row and its draw.
 
-Three Bokeh charts: q and p side by side; the residual; and one stacked bar
+Three bar charts: q and p side by side; the residual; and one stacked bar
 per token, accepted mass min(p, q) plus rejection × residual, which reaches
-exactly p (``core.decompose``). They are bare ``bokeh.models.Plot``s (no
-``bokeh.plotting``, which the page would otherwise import at start-up), made
-once; a click refills their ``ColumnDataSource``s in place. Every value
-comes from a ``core`` record and is formatted with ``core.display``; charts
-turn the same Fractions into floats only to draw them.
+exactly p (``core.decompose``). They are HTML in one pane (``bars.py``), so a
+click changes one text and never lays the page out. Every value comes from a
+``core`` record and is formatted with ``core.display``; a bar's height is the
+same Fraction as a float, only to draw it.
 """
 
 import panel as pn
 import param
-from bokeh.core.properties import field as column
-from bokeh.models import (CategoricalAxis, CategoricalScale, ColumnDataSource, FactorRange, FixedTicker, Grid, HoverTool, LabelSet,
-                          Legend, LegendItem, LinearAxis, Plot, Range1d, VBar)
 
 import core
 from core.display import dec, draw, exact_or_dec, versus
 
 from .. import theme
 from ..i18n import t
-from ..parts import ChartTitle, html, style_figure, update_changed, y_label
-from . import words
+from ..parts import html, update_changed
+from . import bars, words
 from .model import StepModel
 
 TOKENS = tuple(core.TOKENS)
@@ -183,137 +179,54 @@ def bonus_html(it):
 
 # ---- charts ------------------------------------------------------------------------
 
-def _plot(x_range, height=230, x_label=None):
-    """A bar plot without a title: its ``ChartTitle`` stands above it (and wraps on a phone)."""
-    plot = Plot(title=None, x_range=x_range, x_scale=CategoricalScale(),
-                y_range=Range1d(0, 1.08),
-                height=height, sizing_mode="stretch_width", min_width=240, toolbar_location=None)
-    x_axis = CategoricalAxis(axis_label=x_label or t("step.inspector.next_token"))
-    y_axis = LinearAxis(ticker=FixedTicker(ticks=[0, 0.25, 0.5, 0.75, 1]))
-    plot.add_layout(x_axis, "below")
-    plot.add_layout(y_axis, "left")
-    plot.add_layout(Grid(dimension=1, ticker=y_axis.ticker))
-    return y_label(style_figure(plot), t("step.chart.probability"))
-
-
-def _labels(plot, source, y, text="label"):
-    plot.add_layout(LabelSet(x="x", y=y, text=text, source=source, text_align="center", y_offset=3,
-                             text_font_size="11px", text_color=theme.INK))
-
-
-PQ_COLUMNS = ("x", "value", "fill", "line", "label", "name")
-TOKEN_COLUMNS = ("x", "value", "fill", "line", "label")
-STACK_COLUMNS = ("x", "accepted", "final", "fill", "tint", "line", "label", "name")
-
-
-def _empty(columns):
-    return {k: [] for k in columns}
-
-
 class Charts:
-    """The three Bokeh plots, made once; ``show_*`` refill their sources in place."""
+    """The three charts as one HTML pane (``bars.py``): ``show`` sets what this moment shows, in one text.
+
+    ``shown`` maps each chart shown to its ``bars.Chart`` (the tests read the bars' numbers there).
+    """
 
     def __init__(self):
-        factors = [(t, side) for t in TOKENS for side in ("q", "p")]
-        self.pq_source = ColumnDataSource(_empty(PQ_COLUMNS))
-        self.pq_title = ChartTitle(t("step.chart.pq"))
-        self.pq = _plot(FactorRange(*factors, group_padding=0.6),
-                        x_label=t("step.chart.axis", sides=t("step.chart.sides.both")))
-        # q is the light bar, p the full colour; hatching is kept for one meaning, the corrections below.
-        self.pq.add_glyph(self.pq_source, VBar(
-            x="x", top="value", width=0.85, fill_color=column("fill"), line_color=column("line"), line_width=1.5))
-        _labels(self.pq, self.pq_source, "value")
-        self.pq.add_tools(HoverTool(tooltips=[("", "@name")]))
+        self.shown: dict[str, bars.Chart] = {}
+        self.pane = html("", theme.CHIPS, theme.CHART_TITLE, theme.BARS, margin=0)
 
-        self.res_source = ColumnDataSource(_empty(TOKEN_COLUMNS))
-        self.residual_title = ChartTitle(t("step.chart.residual"))
-        self.residual = _plot(FactorRange(*TOKENS))
-        self.residual.add_glyph(self.res_source, VBar(x="x", top="value", width=0.6, fill_color=column("fill"),
-                                                      line_color=column("line"), line_width=1.5))
-        _labels(self.residual, self.res_source, "value")
+    def show(self, *charts):
+        """Show ``charts`` (``bars.Chart``s, None for one left out), in that order, and nothing else."""
+        self.shown = {c.key: c for c in charts if c is not None}
+        update_changed(self.pane, object=bars.charts_html(self.shown.values()))
 
-        self.stack_source = ColumnDataSource(_empty(STACK_COLUMNS))
-        self.stack_title = ChartTitle(t("step.chart.stack"))
-        self.stack = _plot(FactorRange(*TOKENS), height=280)
-        kept = self.stack.add_glyph(self.stack_source, VBar(
-            x="x", bottom=0, top="accepted", width=0.6, fill_color=column("fill"), line_color=column("line"),
-            line_width=1.5))
-        corrected = self.stack.add_glyph(self.stack_source, VBar(
-            x="x", bottom="accepted", top="final", width=0.6, fill_color=column("tint"), line_color=column("line"),
-            hatch_pattern="right_diagonal_line", hatch_color=column("line"), hatch_alpha=0.6, hatch_scale=8,
-            line_width=1.5))
-        _labels(self.stack, self.stack_source, "final")
-        self.stack.add_tools(HoverTool(tooltips=[("", "@name")]))
-        # Below the bars, so it never hides one.
-        self.stack.add_layout(Legend(
-            items=[LegendItem(label=t("step.chart.legend.kept"), renderers=[kept]),
-                   LegendItem(label=t("step.chart.legend.corrections"), renderers=[corrected])],
-            orientation="horizontal", label_text_font_size="11px", background_fill_alpha=0.85,
-            border_line_color=None, padding=4, spacing=2), "below")
 
-    def show_rows(self, q, p, title):
-        """q (draft) and p (target) side by side; a row that is None (not known yet, or not used) is left out."""
-        rows = [(side, row) for side, row in (("q", q), ("p", p)) if row is not None]
-        data = _empty(PQ_COLUMNS)
-        for i, token in enumerate(TOKENS):
-            for side, row in rows:
-                data["x"].append((token, side))
-                data["value"].append(float(row[i]))
-                data["fill"].append(theme.tint(token) if side == "q" else theme.fill(token))
-                data["line"].append(theme.ink(token))
-                data["label"].append(dec(row[i]))
-                who = words.row(side)[0]
-                data["name"].append(f"{who}({token}) = {dec(row[i])}")
-        sides = "both" if len(rows) == 2 else rows[0][0] if rows else "both"
-        self.pq.x_range.factors = list(data["x"])
-        self.pq_source.data = data
-        self.pq_title.show(title)
-        self.pq.below[0].axis_label = t("step.chart.axis", sides=t(f"step.chart.sides.{sides}"))
+def _probability():
+    return t("step.chart.probability")
 
-    def show_residual(self, residual, title):
-        data = _empty(TOKEN_COLUMNS)
-        for token, v in zip(TOKENS, residual):
-            data["x"].append(token)
-            data["value"].append(float(v))
-            data["fill"].append(theme.fill(token))
-            data["line"].append(theme.ink(token))
-            data["label"].append(dec(v))
-        self.res_source.data = data
-        self.residual_title.show(title)
 
-    def clear(self, pq=False, residual=False, stack=False):
-        """Hidden charts go back to their first, empty state, so what a hidden chart holds never
-        depends on the way the reader came to this moment (issue 27: the page's recorded moments
-        must equal Python's whatever the path); nothing is sent for a chart already empty."""
-        for wanted, source, title, text in ((pq, self.pq_source, self.pq_title, t("step.chart.pq")),
-                                            (residual, self.res_source, self.residual_title, t("step.chart.residual")),
-                                            (stack, self.stack_source, self.stack_title, t("step.chart.stack"))):
-            if wanted:
-                if any(len(column) for column in source.data.values()):
-                    source.data = _empty(list(source.data))
-                title.show(text)
-        if pq:
-            factors = [(t, side) for t in TOKENS for side in ("q", "p")]
-            if list(self.pq.x_range.factors) != factors:
-                self.pq.x_range.factors = factors
-            axis = t("step.chart.axis", sides=t("step.chart.sides.both"))
-            if self.pq.below[0].axis_label != axis:
-                self.pq.below[0].axis_label = axis
+def rows_chart(q, p, title) -> bars.Chart:
+    """q (draft) and p (target) side by side; a row that is None (not known yet, or not used) is left out."""
+    rows = [(side, row) for side, row in (("q", q), ("p", p)) if row is not None]
+    made = []
+    for i, token in enumerate(TOKENS):
+        for side, row in rows:
+            who = words.row(side)[0]
+            made.append(bars.Bar(token, float(row[i]), dec(row[i]), f"{who}({token}) = {dec(row[i])}",
+                                 under=side, light=side == "q"))
+    sides = "both" if len(rows) == 2 else rows[0][0] if rows else "both"
+    return bars.Chart("pq", title, tuple(made), t("step.chart.axis", sides=t(f"step.chart.sides.{sides}")),
+                      _probability())
 
-    def show_decomposition(self, d):
-        data = _empty(STACK_COLUMNS)
-        for i, token in enumerate(TOKENS):
-            data["x"].append(token)
-            data["accepted"].append(float(d.accepted[i]))
-            data["final"].append(float(d.final[i]))
-            data["fill"].append(theme.fill(token))
-            data["tint"].append(theme.tint(token))
-            data["line"].append(theme.ink(token))
-            data["label"].append(f"p = {dec(d.final[i])}")
-            data["name"].append(t("step.chart.stack.hover", token=token, kept=dec(d.accepted[i]),
-                                  rejection=dec(d.rejection), residual=dec(d.residual[i]),
-                                  corrected=dec(d.corrected[i]), total=dec(d.final[i])))
-        self.stack_source.data = data
+
+def residual_chart(residual, title) -> bars.Chart:
+    made = tuple(bars.Bar(token, float(v), dec(v), f"{token}: {dec(v)}") for token, v in zip(TOKENS, residual))
+    return bars.Chart("residual", title, made, t("step.inspector.next_token"), _probability())
+
+
+def stack_chart(d) -> bars.Chart:
+    """One bar per token: the accepted mass min(p, q), and above it rejection × residual, reaching p."""
+    made = tuple(bars.Bar(token, float(d.accepted[i]), f"p = {dec(d.final[i])}",
+                          t("step.chart.stack.hover", token=token, kept=dec(d.accepted[i]), rejection=dec(d.rejection),
+                            residual=dec(d.residual[i]), corrected=dec(d.corrected[i]), total=dec(d.final[i])),
+                          hatched=float(d.corrected[i]))
+                 for i, token in enumerate(TOKENS))
+    return bars.Chart("stack", t("step.chart.stack"), made, t("step.inspector.next_token"), _probability(),
+                      legend=(("solid", t("step.chart.legend.kept")), ("hatched", t("step.chart.legend.corrections"))))
 
 
 class Inspector(pn.viewable.Viewer):
@@ -337,18 +250,9 @@ class Inspector(pn.viewable.Viewer):
                     f'<p class="muted small notation">{theme.esc(t("step.notation"))}</p>')
         self.body = html("", theme.CHIPS, theme.INSPECTOR, margin=(0, 0, 4, 0), styles={"flex": "1 1 400px", "min-width": "0"})
         self.charts = Charts()
-        chart = {"sizing_mode": "stretch_width", "min_width": 240, "margin": (4, 0)}
-        # Visibility is toggled on a wrapper: a Bokeh pane hands `visible`
-        # back and forth with its figure, which can leave it hidden.
-        c = self.charts
-        self._pq = pn.Column(c.pq_title.pane, pn.pane.Bokeh(c.pq, **chart), sizing_mode="stretch_width", margin=0)
-        self._residual = pn.Column(c.residual_title.pane, pn.pane.Bokeh(c.residual, **chart),
-                                   sizing_mode="stretch_width", margin=0)
-        self._stack = pn.Column(c.stack_title.pane, pn.pane.Bokeh(c.stack, **chart), sizing_mode="stretch_width",
-                                margin=0)
         # Numbers on the left, charts on the right; they stack on a narrow screen.
-        self._charts = pn.Column(self._pq, self._residual, self._stack, sizing_mode="stretch_width",
-                                 margin=0, styles={"flex": "1 1 360px", "min-width": "0"})
+        self._charts = self.charts.pane
+        self._charts.styles = {"flex": "1 1 360px", "min-width": "0"}
         self._layout = pn.Column(
             head, self.picker,
             pn.FlexBox(self.body, self._charts, gap="8px 28px", flex_wrap="wrap", align_items="flex-start",
@@ -372,62 +276,47 @@ class Inspector(pn.viewable.Viewer):
                            disabled=False)
         else:
             update_changed(self.picker, options=[self.nothing], value=self.nothing, disabled=True)
-        # The charts are plain Bokeh models changed in place. Panel runs a
-        # click's callback without Bokeh's document lock, so their changes
-        # must be sent the way Panel sends its own (`unlocked`); in the
-        # Pyodide worker this is a no-op.
-        with pn.io.unlocked():
-            self._show(m.inspected())
-            whole = not self._charts.visible
-            self.charts.clear(pq=whole, residual=whole or not self._residual.visible,
-                              stack=whole or not self._stack.visible)
+        self._show(m.inspected())
 
     def _show(self, it):
+        """The body's numbers and the charts of the moment (a chart not shown is not in the pane's text)."""
         charts = self.charts
         if it is None:
             session = self.model.session
             self.body.object = guide_html(session)
             preview = session.phase == "draft"
-            self._charts.visible = preview
-            if preview:
-                # Before a block is drafted: the next position's q and p, so the default view already shows the rule.
-                d = core.position(session.config.draft, session.output, session.config.tables)
-                where = words.short_row(session.output)
-                if d is None:  # lookup has nothing to copy: the next block is an ordinary step from p
-                    p = core.position("aligned", session.output, session.config.tables).p
-                    self.body.object = f"<p>{theme.esc(t('step.nothing_to_copy_preview'))}</p>" + guide_html(session)
-                    charts.show_rows(None, p, t("step.chart.next_ordinary", where=where))
-                    self._residual.visible = False
-                    self._stack.visible = False
-                    return
-                charts.show_rows(d.q, d.p, t("step.chart.next_position", where=where))
-                self._residual.visible = d.rejection > 0
-                if d.rejection > 0:
-                    charts.show_residual(d.residual, t("step.chart.next_residual", where=where))
-                self._stack.visible = True
-                charts.show_decomposition(d)
+            update_changed(self._charts, visible=preview)
+            if not preview:
+                charts.show()
+                return
+            # Before a block is drafted: the next position's q and p, so the default view already shows the rule.
+            d = core.position(session.config.draft, session.output, session.config.tables)
+            where = words.short_row(session.output)
+            if d is None:  # lookup has nothing to copy: the next block is an ordinary step from p
+                p = core.position("aligned", session.output, session.config.tables).p
+                self.body.object = f"<p>{theme.esc(t('step.nothing_to_copy_preview'))}</p>" + guide_html(session)
+                charts.show(rows_chart(None, p, t("step.chart.next_ordinary", where=where)))
+                return
+            charts.show(rows_chart(d.q, d.p, t("step.chart.next_position", where=where)),
+                        residual_chart(d.residual, t("step.chart.next_residual", where=where))
+                        if d.rejection > 0 else None,
+                        stack_chart(d))
             return
-        self._charts.visible = True
+        update_changed(self._charts, visible=True)
         if it.bonus is not None:
             b = it.bonus
             self.body.object = bonus_html(it)
             key = "step.chart.bonus" if it.block.proposals else "step.chart.ordinary"
-            charts.show_rows(None, b.p, t(key, where=words.short_row(b.prefix)))
-            self._residual.visible = False
-            self._stack.visible = False
+            charts.show(rows_chart(None, b.p, t(key, where=words.short_row(b.prefix))))
             return
         x, d = it.proposal, it.decomposition
         self.body.object = proposal_html(it, self.model.session.config.draft)
         title = t("step.chart.pq_at" if x.p is not None else "step.chart.q_at", where=words.short_row(x.prefix))
-        charts.show_rows(x.q, x.p, title)
-        has_residual = d is not None and d.rejection > 0
-        self._residual.visible = has_residual
-        if has_residual:
-            residual = it.correction.residual if it.correction is not None else d.residual
-            charts.show_residual(residual, t("step.chart.residual"))
-        self._stack.visible = d is not None
-        if d is not None:
-            charts.show_decomposition(d)
+        residual = None
+        if d is not None and d.rejection > 0:
+            row = it.correction.residual if it.correction is not None else d.residual
+            residual = residual_chart(row, t("step.chart.residual"))
+        charts.show(rows_chart(x.q, x.p, title), residual, stack_chart(d) if d is not None else None)
 
     def __panel__(self):
         return self._layout
