@@ -53,6 +53,9 @@ def _pct(value: float) -> str:
     return f"{100 * value / TOP:.3f}".rstrip("0").rstrip(".") + "%"
 
 
+_TICKS_HTML = "".join(f'<span class="tick" style="bottom:{_pct(float(v))}">{v}</span>' for v in TICKS)  # every chart's
+
+
 def _bar(bar: Bar) -> str:
     light = " light" if bar.light else ""
     parts = [f'<span class="bar-label">{theme.esc(bar.label)}</span>']
@@ -83,13 +86,12 @@ def chart_html(chart: Chart) -> str:
     groups: dict[str, list[Bar]] = {}
     for bar in chart.bars:
         groups.setdefault(bar.token, []).append(bar)
-    ticks = "".join(f'<span class="tick" style="bottom:{_pct(float(v))}">{v}</span>' for v in TICKS)
     name = "; ".join(bar.name for bar in chart.bars)
     return (f'<section class="bars-chart" data-chart="{chart.key}">'
             f'<p class="chart-title">{theme.esc(chart.title)}</p>'
             f'<div class="bars" role="img" aria-label="{theme.esc(chart.title)}: {theme.esc(name)}">'
             f'<span class="bars-y-name" aria-hidden="true">{theme.esc(chart.y_name)}</span>'
-            f'<span class="bars-frame" aria-hidden="true"><span class="bars-ticks">{ticks}</span>'
+            f'<span class="bars-frame" aria-hidden="true"><span class="bars-ticks">{_TICKS_HTML}</span>'
             f'<span class="bars-groups">{"".join(_group(token, bars) for token, bars in groups.items())}</span></span>'
             f'<span class="bars-x-name" aria-hidden="true">{theme.esc(chart.x_name)}</span>'
             f'{_legend(chart.legend)}</div></section>')

@@ -185,9 +185,9 @@ class Charts:
     ``shown`` maps each chart shown to its ``bars.Chart`` (the tests read the bars' numbers there).
     """
 
-    def __init__(self):
+    def __init__(self, **params):
         self.shown: dict[str, bars.Chart] = {}
-        self.pane = html("", theme.CHIPS, theme.CHART_TITLE, theme.BARS, margin=0)
+        self.pane = html("", theme.CHIPS, theme.CHART_TITLE, theme.BARS, margin=0, **params)
 
     def show(self, *charts):
         """Show ``charts`` (``bars.Chart``s, None for one left out), in that order, and nothing else."""
@@ -249,10 +249,9 @@ class Inspector(pn.viewable.Viewer):
                     # Lectures that follow Chen et al. swap the letters: say which is which, once.
                     f'<p class="muted small notation">{theme.esc(t("step.notation"))}</p>')
         self.body = html("", theme.CHIPS, theme.INSPECTOR, margin=(0, 0, 4, 0), styles={"flex": "1 1 400px", "min-width": "0"})
-        self.charts = Charts()
         # Numbers on the left, charts on the right; they stack on a narrow screen.
+        self.charts = Charts(styles={"flex": "1 1 360px", "min-width": "0"})
         self._charts = self.charts.pane
-        self._charts.styles = {"flex": "1 1 360px", "min-width": "0"}
         self._layout = pn.Column(
             head, self.picker,
             pn.FlexBox(self.body, self._charts, gap="8px 28px", flex_wrap="wrap", align_items="flex-start",
