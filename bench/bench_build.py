@@ -181,6 +181,7 @@ def cold_load(playwright, url: str, site: LocalServer, pyodide: LocalServer, rat
         if click:
             marks.update({"click:clicked": click["clicked"], "click:answered": click["answered"]})
         takeover = visit.page.evaluate("document.body.dataset.specstepTakeover || '-'")
+        installed_by = visit.page.evaluate("document.body.dataset.specstepInstalledBy || '-'")
         # The service worker precaches once the widget is up: count its downloads too.
         cached = "async () => (await caches.keys()).length"
         wait_until(lambda: visit.page.evaluate(cached) > 0, 20)
@@ -189,7 +190,7 @@ def cold_load(playwright, url: str, site: LocalServer, pyodide: LocalServer, rat
         downloads = site.downloaded() + pyodide.downloaded("CDN ")
         revalidated = site.revalidated() + pyodide.revalidated("CDN ")
         return {"marks": marks, "downloads": downloads, "revalidated": revalidated, "takeover": takeover,
-                "early_click": early_click}
+                "installed_by": installed_by, "early_click": early_click}
     finally:
         visit.close()
 
@@ -337,6 +338,8 @@ def measure(root: Path, loads: int, click_count: int, browser, playwright, rate:
         "first": first,
         "interactive_after_runtime": marks["ready"] - marks["runtime-ready"],
         "interactive_after_runtime_clicked": marks_clicked["ready"] - marks_clicked["runtime-ready"],
+        "installing": marks["app"] - marks["packages"],
+        "installed_by": sorted({v.get("installed_by", "-") for v in waited + clicked}),
         "takeovers": {kind: [v["takeover"] for v in group] for kind, group in (("waited", waited),
                                                                                 ("clicked", clicked))},
         "patches": statistics.median(s["patches"] for s in samples["step"]),
@@ -408,6 +411,10 @@ def report(new: dict, old: dict | None):
               get(old, "interactive_after_runtime"), ms))
     print(row("  the same after an early click", new["interactive_after_runtime_clicked"],
               (old or {}).get("interactive_after_runtime_clicked"), ms))
+    print(row("  packages -> app (installing)", new["installing"], get(old, "installing"), ms))
+    if new.get("installed_by"):
+        print(f"  {'release packages installed by':<38} {' '.join(new['installed_by']):>12}  "
+              "(worker: unzipped while the runtime starts)")
     takeovers = new.get("takeovers") or {}
     for kind, label in (("waited", "waited"), ("clicked", "after an early click")):
         if takeovers.get(kind):

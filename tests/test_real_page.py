@@ -70,6 +70,9 @@ def test_the_page_becomes_interactive_offline_and_fetches_only_its_list(visit, s
     # Our wheels' files come in the one bundle, downloaded once; the wheels themselves never.
     assert site.requests.count("/" + built.packages["bundle"]["file"]) == 1
     assert not [r for r in site.requests if r.startswith("/wheels/")]
+    # The release's packages were unzipped by the page's second worker while Python started, each
+    # checked against the lock the runtime is served with (web/worker.js): loadPackage did not install them.
+    assert visit.page.evaluate("document.body.dataset.specstepInstalledBy") == "worker"
     assert_clean(visit)
 
 

@@ -656,6 +656,23 @@
   }
 
   let worker;
+  // The worker that unzips for the app's worker: its end of a MessagePort, or null (then the app's
+  // worker unpacks everything itself).
+  function startUnzipper(app) {
+    try {
+      const unzipper = new Worker(CONFIG.worker, { name: "specstep-unzip" });
+      const channel = new MessageChannel();
+      unzipper.onerror = (event) => {
+        event.preventDefault();
+        app.postMessage({ type: "unzip-failed", why: String(event.message || "the unzipping worker failed") });
+      };
+      unzipper.postMessage(null, [channel.port2]);
+      return channel.port1;
+    } catch (error) {
+      return null;
+    }
+  }
+
   function startWorker() {
     if (buildReplaced()) { window.location.reload(); return; } // see servedBy
     try {
@@ -672,7 +689,10 @@
     window.specstepWorker = worker;
     // The pre-render the page shows or is about to show (a link's own, once fetched).
     const expect = asked ? (extra && extra.fingerprint) || null : shown;
-    worker.postMessage({ type: "init", location: JSON.stringify(window.location), expect });
+    // A second worker, the same file, unpacks the downloads while the first starts Python (web/worker.js).
+    const unzip = startUnzipper(worker);
+    worker.postMessage({ type: "init", location: JSON.stringify(window.location), expect, unzip },
+      unzip ? [unzip] : []);
     if (livePreview) worker.postMessage(livePreview); // what the live preview reached (issue 27)
     enter("start");
     worker.onerror = onWorkerError;
@@ -738,6 +758,7 @@
         const jsdoc = keep ? Bokeh.index.roots[0].model.document
           : [...(await draw(msg.docs_json, msg.render_items, msg.root_ids)).roots.values()][0].model.document;
         document.body.dataset.specstepTakeover = keep ? "kept" : "drawn";
+        document.body.dataset.specstepInstalledBy = String(msg.installed_by || ""); // measured: bench_build
         finished();
         mark("ready");
         worker.jsdoc = jsdoc;

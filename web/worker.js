@@ -21,7 +21,9 @@ const CONFIG = @@CONFIG@@;
 
 let protocol = null; // the Python module app.worker_protocol
 let resolveInit;
-let latestPreview = null; // the page's live preview, until the app starts (web/live.js)
+let installedBy = ""; // who installed the release's packages: "worker" (installPrepared) or "loadPackage"
+let latestPreview = null;
+let started = false; // the page's live preview, until the app starts (web/live.js)
 const initMessage = new Promise((resolve) => { resolveInit = resolve; });
 
 function post(message) { self.postMessage(message); }
@@ -52,11 +54,18 @@ async function download(url) {
 // DecompressionStream (Safari before 16.4), the .tar.gz for Pyodide's own unpacker.
 // A server that already sent it gunzipped (Content-Encoding) gives a tar: no gzip magic.
 async function downloadBundle(url) {
+  if (typeof DecompressionStream === "function" && await unzipPort) {
+    try {
+      return { tar: (await elsewhere({ kind: "bundle", url })).buffer };
+    } catch (error) {
+      console.warn("[specstep worker]", error); // downloaded and gunzipped here instead
+    }
+  }
   const bytes = await download(url);
   const head = new Uint8Array(bytes, 0, 2);
   if (head[0] !== 0x1f || head[1] !== 0x8b) return { tar: bytes };
   if (typeof DecompressionStream !== "function") return { gzip: bytes };
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  const stream = streamOf(new Uint8Array(bytes)).pipeThrough(new DecompressionStream("gzip"));
   return { tar: await new Response(stream).arrayBuffer() };
 }
 
@@ -94,6 +103,229 @@ function untar(FS, buffer) {
   return files;
 }
 
+// Pyodide's compiled packages (numpy, nh3, ...) are installed by this worker, not by loadPackage
+// (issue 27): each wheel is checked against the release's sha256 and unzipped as soon as it is
+// downloaded, while the runtime starts, so that once Python is up installing is only writing files
+// and loading their WebAssembly (loadPackage would unzip them in Python then: numpy alone is about
+// 0.15 s). Without what this needs (DecompressionStream's "deflate-raw", SubtleCrypto, Pyodide's
+// loadDynlib) loadPackage installs them as before.
+const DYNLIB = /\.so(\.\d+)*$/; // what Pyodide's should_load_dynlib takes, for the release's wheels
+
+function canUnzip() {
+  try {
+    new DecompressionStream("deflate-raw");
+    return typeof crypto === "object" && !!crypto.subtle;
+  } catch (error) {
+    return false;
+  }
+}
+
+// The bytes as a stream made here, not a Blob's (whose reading goes through the browser's blob
+// store: behind the runtime's download, unzipping a wheel took 0.3 s that way).
+function streamOf(data) {
+  return new ReadableStream({ start(controller) { controller.enqueue(data); controller.close(); } });
+}
+
+// A deflated entry of `size` bytes, inflated.
+async function inflate(data, size) {
+  const reader = streamOf(data).pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    if (at + chunk.value.byteLength > size) throw new Error("zip: an entry is larger than its header says");
+    out.set(chunk.value, at);
+    at += chunk.value.byteLength;
+  }
+  if (at !== size) throw new Error("zip: an entry is smaller than its header says");
+  return out;
+}
+
+// A zip archive's files, in its central directory's order (Pyodide loads a wheel's .so files in
+// that order): [[name, bytes], ...]. Stored and deflated entries only; no zip64 (wheels of a few MB).
+async function unzip(buffer) {
+  const bytes = new Uint8Array(buffer);
+  const view = new DataView(buffer);
+  let end = bytes.length - 22;
+  while (end >= 0 && view.getUint32(end, true) !== 0x06054b50) end--;
+  if (end < 0) throw new Error("not a zip archive");
+  const count = view.getUint16(end + 10, true);
+  let at = view.getUint32(end + 16, true);
+  const text = new TextDecoder();
+  const entries = [];
+  for (let i = 0; i < count; i++) {
+    if (view.getUint32(at, true) !== 0x02014b50) throw new Error("zip: damaged central directory");
+    const method = view.getUint16(at + 10, true);
+    const size = view.getUint32(at + 20, true);
+    const unzipped = view.getUint32(at + 24, true);
+    const nameLength = view.getUint16(at + 28, true);
+    const local = view.getUint32(at + 42, true);
+    const name = text.decode(bytes.subarray(at + 46, at + 46 + nameLength));
+    at += 46 + nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
+    if (name.endsWith("/")) continue;
+    if (name.startsWith("/") || name.split("/").includes("..")) throw new Error(`zip: ${name} is outside the archive`);
+    if (method !== 0 && method !== 8) throw new Error(`zip: ${name} uses compression method ${method}`);
+    if (view.getUint32(local, true) !== 0x04034b50) throw new Error(`zip: ${name}: damaged local header`);
+    const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
+    const data = bytes.subarray(start, start + size);
+    entries.push([name, method === 0 ? Promise.resolve(data) : inflate(data, unzipped)]);
+  }
+  return Promise.all(entries.map(async ([name, data]) => [name, await data]));
+}
+
+function hex(digest) {
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// The dynamic libraries' WebAssembly, compiled (off this thread) as soon as they are unzipped:
+// when Pyodide's dlopen instantiates the same bytes, it gets the compiled module.
+const compiled = []; // [{bytes, module: Promise<WebAssembly.Module>}]
+
+function sameBytes(a, b) {
+  if (a.byteLength !== b.byteLength) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function useCompiled() {
+  const instantiate = WebAssembly.instantiate;
+  WebAssembly.instantiate = function (source, imports) {
+    const bytes = ArrayBuffer.isView(source) ? new Uint8Array(source.buffer, source.byteOffset, source.byteLength)
+      : source instanceof ArrayBuffer ? new Uint8Array(source) : null;
+    const hit = bytes && compiled.find((entry) => sameBytes(entry.bytes, bytes));
+    if (!hit) return instantiate.apply(WebAssembly, arguments);
+    return hit.module.then(async (module) => ({ module, instance: await instantiate.call(WebAssembly, module, imports) }),
+      () => instantiate.call(WebAssembly, source, imports)); // not compiled here: as Pyodide would
+  };
+}
+
+// Unzipping, gunzipping and compiling run in a worker of their own: this file again, named
+// UNZIPPER, which the page starts beside this one and links to it by a MessagePort ("init"'s
+// unzip). From its downloads to "runtime-ready" this thread is busy starting Python, and work
+// queued here waits for it (the bundle and numpy were unpacked 0.1-0.3 s after Python was up);
+// a worker started from here would wait too (it starts through this thread).
+const UNZIPPER = "specstep-unzip";
+let resolveUnzipPort;
+const unzipPort = new Promise((resolve) => { resolveUnzipPort = resolve; });
+let unzipJobs = 0;
+const unzipWaiting = new Map();
+
+function unzipFailed(why) {
+  for (const [, reject] of unzipWaiting.values()) reject(new Error(why));
+  unzipWaiting.clear();
+}
+
+async function elsewhere(job) {
+  const port = await unzipPort;
+  if (!port) throw new Error("no unzipping worker");
+  if (!port.onmessage) {
+    port.onmessage = ({ data }) => {
+      const [resolve, reject] = unzipWaiting.get(data.id);
+      unzipWaiting.delete(data.id);
+      if (data.error) reject(new Error(data.error));
+      else resolve(data);
+    };
+  }
+  const id = ++unzipJobs;
+  return new Promise((resolve, reject) => {
+    unzipWaiting.set(id, [resolve, reject]);
+    port.postMessage({ ...job, id });
+  });
+}
+
+function unzipDone() {
+  unzipPort.then((port) => port && port.postMessage({ done: true }));
+}
+
+// The unzipping waits for "runtime-start" (go): until the runtime's WebAssembly is in, compiling it
+// takes every core, and unzipping beside it made Python 0.15 s later; then this thread is busy
+// starting Python for a second or more, and another core is free.
+let unzipGoes;
+const unzipGo = new Promise((resolve) => { unzipGoes = resolve; });
+
+// What UNZIPPER does with one job (downloading its file here: the app's worker may be busy when
+// the last byte comes): the bundle, gunzipped; or a wheel, checked, unzipped (its files handed
+// back in one buffer) and its dynamic libraries compiled.
+async function unzipJob({ id, kind, url, sha256 }) {
+  await unzipGo;
+  const bytes = await download(url);
+  if (kind === "bundle") {
+    const head = new Uint8Array(bytes, 0, 2);
+    const buffer = head[0] !== 0x1f || head[1] !== 0x8b ? bytes // sent gunzipped already (Content-Encoding)
+      : await new Response(streamOf(new Uint8Array(bytes)).pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+    return [{ id, buffer }, [buffer]];
+  }
+  const digest = hex(await crypto.subtle.digest("SHA-256", bytes));
+  if (digest !== sha256) throw new Error(`not the file of the release's lock (sha256 ${digest})`);
+  const files = await unzip(bytes);
+  const sizes = files.map(([, data]) => data.byteLength);
+  const buffer = new ArrayBuffer(sizes.reduce((a, b) => a + b, 0));
+  const offsets = [];
+  let at = 0;
+  for (const [, data] of files) {
+    new Uint8Array(buffer, at, data.byteLength).set(data);
+    offsets.push(at);
+    at += data.byteLength;
+  }
+  const modules = await Promise.all(files.map(([name, data]) => (DYNLIB.test(name) ? WebAssembly.compile(data) : null)));
+  return [{ id, names: files.map(([name]) => name), offsets, sizes, buffer, modules }, [buffer]];
+}
+
+// A release package's files, unzipped (or null: loadPackage will install it). Checked as Pyodide
+// checks it: against the sha256 of the lock file served with the runtime.
+async function prepareWheel(url, name, lock) {
+  if (!canUnzip() || !(await unzipPort)) {
+    await download(url); // for the HTTP cache, where loadPackage will find it
+    return null;
+  }
+  const entry = ((await lock).packages || {})[name];
+  if (!entry) throw new Error(`${name} is not in the release's lock`);
+  let done;
+  try {
+    done = await elsewhere({ kind: "wheel", url, sha256: entry.sha256 });
+  } catch (error) {
+    throw new Error(`${url}: ${error.message}`);
+  }
+  const files = done.names.map((file, i) => [file, new Uint8Array(done.buffer, done.offsets[i], done.sizes[i])]);
+  files.forEach(([, data], i) => {
+    if (done.modules[i]) compiled.push({ bytes: data, module: Promise.resolve(done.modules[i]) });
+  });
+  return files;
+}
+
+// Install the prepared packages into site-packages; false (nothing done) when this runtime cannot.
+async function installPrepared(pyodide, names, prepared) {
+  const api = pyodide._api;
+  if (prepared.some((files) => files === null) || !api || typeof api.loadDynlib !== "function") return false;
+  const site = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
+  const FS = pyodide.FS;
+  const folders = new Set();
+  for (const files of prepared) {
+    for (const [name, data] of files) {
+      const path = `${site}/${name}`;
+      const folder = path.slice(0, path.lastIndexOf("/"));
+      if (!folders.has(folder)) {
+        FS.mkdirTree(folder);
+        folders.add(folder);
+      }
+      FS.writeFile(path, data);
+    }
+  }
+  const instantiate = WebAssembly.instantiate;
+  useCompiled();
+  try {
+    for (const files of prepared) {
+      for (const [name] of files) if (DYNLIB.test(name)) await api.loadDynlib(`${site}/${name}`);
+    }
+  } finally {
+    WebAssembly.instantiate = instantiate;
+    compiled.length = 0;
+  }
+  for (const name of names) {
+    try { pyodide.loadedPackages[name] = "specstep"; } catch (error) { /* a read-only view: nothing asks */ }
+  }
+  return true;
+}
+
 // "runtime-start" once Pyodide's WebAssembly is downloaded: Python is compiling and
 // starting. Pyodide compiles the .wasm while it streams in, so this watches that same
 // stream (a tee of it): the file is fetched once, and the stage is posted as soon as
@@ -105,6 +337,7 @@ function watchRuntimeDownload() {
     if (!posted) {
       posted = true;
       progress("runtime-start");
+      unzipPort.then((port) => port && port.postMessage({ go: true }));
     }
   };
   const streaming = WebAssembly.instantiateStreaming;
@@ -133,16 +366,19 @@ function sendPatch(patch, buffers) {
 async function start() {
   progress("runtime");
   const packages = CONFIG.packages;
-  const fromPyodide = packages.from_pyodide.map((p) => download(indexURL + p.file_name));
+  // The release's lock, fetched once: for Pyodide (lockFileContents) and to check the wheels against.
+  const lock = download(indexURL + "pyodide-lock.json").then((bytes) => JSON.parse(new TextDecoder().decode(bytes)));
+  const fromPyodide = packages.from_pyodide.map((p) => prepareWheel(indexURL + p.file_name, p.name, lock));
   const bundle = downloadBundle(here(packages.bundle));
-  for (const pending of [...fromPyodide, bundle]) pending.catch(() => {}); // reported in the packages stage
+  for (const pending of [lock, ...fromPyodide, bundle]) pending.catch(() => {}); // reported in the packages stage
 
   let pyodide;
   const runtimeStarting = watchRuntimeDownload();
   try {
     importScripts(CONFIG.pyodideURL);
     // The standard library from this site: Pyodide's own, without what the page never imports.
-    pyodide = await loadPyodide({ indexURL, stdLibURL: here(CONFIG.stdLibURL) });
+    pyodide = await loadPyodide({ indexURL, stdLibURL: here(CONFIG.stdLibURL), lockFileContents: lock,
+      packageBaseUrl: indexURL });
   } catch (error) {
     failed("runtime", error);
     return;
@@ -157,12 +393,23 @@ async function start() {
     const unpacked = await bundle;
     if (unpacked.tar) untar(pyodide.FS, unpacked.tar);
     else pyodide.unpackArchive(unpacked.gzip, "gztar", { extractDir: "/" });
-    pyodide.pyimport("importlib").invalidate_caches();
     const problems = [];
-    await pyodide.loadPackage(names, {
-      messageCallback: () => {},
-      errorCallback: (message) => problems.push(message),
-    });
+    let prepared = null;
+    try {
+      prepared = await Promise.all(fromPyodide);
+    } catch (error) { // a download failed, or a file is not the release's: loadPackage tries, and says which
+      console.warn("[specstep worker]", error);
+    } finally {
+      unzipDone();
+    }
+    installedBy = prepared && await installPrepared(pyodide, names, prepared) ? "worker" : "loadPackage";
+    if (installedBy === "loadPackage") {
+      await pyodide.loadPackage(names, {
+        messageCallback: () => {},
+        errorCallback: (message) => problems.push(message),
+      });
+    }
+    pyodide.pyimport("importlib").invalidate_caches();
     if (problems.length) {
       console.error("[specstep worker]", problems.join("\n"));
       // Pyodide says "The following error occurred while loading NAME:" for each.
@@ -192,7 +439,7 @@ async function start() {
     const [docsJson, renderItems, rootIds, same] = result.toJs();
     result.destroy();
     post({ type: "render", docs_json: docsJson, render_items: renderItems, root_ids: rootIds, same: !!same,
-      resources: resources(), preview_seq: preview ? preview.seq : 0 });
+      resources: resources(), preview_seq: preview ? preview.seq : 0, installed_by: installedBy });
   } catch (error) {
     failed("app", error);
   }
@@ -206,23 +453,52 @@ function call(name, ...args) {
   }
 }
 
-self.onmessage = (event) => {
-  const message = event.data;
-  if (message.type === "init") {
-    resolveInit(message);
-  } else if (message.type === "preview") {
-    latestPreview = message;
-  } else if (message.type === "rendered") {
-    call("link", sendPatch);
-  } else if (message.type === "patch") {
-    const started = performance.now();
-    call("apply_patch", message.patch);
-    // The Python time of this change, as the worker measures it (the page's own clock
-    // would add the time its main thread spends drawing the answer).
-    post({ type: "idle", python_ms: performance.now() - started });
-  } else if (message.type === "location") {
-    call("set_location", message.location);
-  }
-};
-
-start();
+if (self.name === UNZIPPER) {
+  self.onmessage = ({ ports }) => {
+    const [port] = ports;
+    port.onmessage = async ({ data }) => {
+      if (data.go) {
+        unzipGoes();
+        return;
+      }
+      if (data.done) {
+        self.close();
+        return;
+      }
+      try {
+        const [message, transfer] = await unzipJob(data);
+        port.postMessage(message, transfer);
+      } catch (error) {
+        port.postMessage({ id: data.id, error: String((error && error.message) || error) });
+      }
+    };
+  };
+} else {
+  self.onmessage = (event) => {
+    const message = event.data;
+    if (message.type === "init") {
+      resolveUnzipPort(message.unzip || null);
+      resolveInit(message);
+      // Started by "init", not at once: Python's start keeps this thread from the page's messages,
+      // and the unzipping worker's port must be here before the downloads are.
+      if (!started) {
+        started = true;
+        start();
+      }
+    } else if (message.type === "unzip-failed") { // the page saw the unzipping worker fail
+      unzipFailed(message.why);
+    } else if (message.type === "preview") {
+      latestPreview = message;
+    } else if (message.type === "rendered") {
+      call("link", sendPatch);
+    } else if (message.type === "patch") {
+      const started = performance.now();
+      call("apply_patch", message.patch);
+      // The Python time of this change, as the worker measures it (the page's own clock
+      // would add the time its main thread spends drawing the answer).
+      post({ type: "idle", python_ms: performance.now() - started });
+    } else if (message.type === "location") {
+      call("set_location", message.location);
+    }
+  };
+}
