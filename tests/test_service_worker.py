@@ -24,15 +24,13 @@ import collections
 import hashlib
 import json
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from build_support.real_site import real_site
+from build_support.real_site import moved_pyodide_site, real_site
 from build_support.site_host import SiteHost
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,13 +46,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 @pytest.fixture(scope="module")
 def shared():
-    """The session's real site (v1 here) and its local Pyodide server."""
-    site = real_site()  # skips, with its reason, where no real Pyodide can be had
-    # The same release under a second folder: v2 "moves" Pyodide, so its worker.js differs.
-    second = Path(site.pyodide.folder) / "pyodide2"
-    if not second.exists():
-        second.symlink_to(Path(site.pyodide.folder) / "pyodide", target_is_directory=True)
-    return site
+    """The session's real site (v1 here) and its local Pyodide server (which serves the same
+    release under pyodide2/ too: v2 "moves" Pyodide, so its worker.js differs)."""
+    return real_site()  # skips, with its reason, where no real Pyodide can be had
 
 
 class Build:
@@ -65,18 +59,10 @@ class Build:
         self.id = self.info["build_id"]
 
 
-def build(out: Path, *args) -> Build:
-    result = subprocess.run([sys.executable, str(ROOT / "build.py"), "--out", str(out), *args], cwd=ROOT,
-                            capture_output=True, text=True, timeout=900, stdin=subprocess.DEVNULL)
-    assert result.returncode == 0, f"build.py failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
-    return Build(out)
-
-
 @pytest.fixture(scope="module")
 def builds(tmp_path_factory, shared) -> dict[str, Build]:
     v1 = Build(shared.out)
-    v2 = build(tmp_path_factory.mktemp("builds") / "v2", "--pyodide-url", shared.pyodide.url + "pyodide2/",
-               "--load-timeout", "45")
+    v2 = Build(moved_pyodide_site().out)  # prefetched (tests/conftest.py)
     differ = {p for p in v1.files if v1.files[p] != v2.files.get(p)}
     # The redeploy is visible in the files the page runs, not only in the service worker.
     assert {"index.html", "loader.js", "worker.js"} <= differ, differ

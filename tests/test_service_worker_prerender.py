@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from build_support.real_site import PRERENDER_ARGS, prerendered_site
+from build_support.real_site import PRERENDER_ARGS, moved_pyodide_site, prerendered_site
 from build_support.site_host import SiteHost
-from test_service_worker import (EXAMPLE, HEADERS, Build, Reader, build, cache_of, playwright, shared,  # noqa: F401
+from test_service_worker import (EXAMPLE, HEADERS, Build, Reader, cache_of, playwright, shared,  # noqa: F401
                                  precache_list, wait_cache_complete, wait_ready)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -22,8 +22,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 @pytest.fixture(scope="module")
 def builds(tmp_path_factory, shared) -> dict[str, Build]:
     v1 = Build(shared.out)
-    v2 = build(tmp_path_factory.mktemp("builds") / "v2", "--pyodide-url", shared.pyodide.url + "pyodide2/",
-               "--load-timeout", "45", *PRERENDER_ARGS)
+    v2 = Build(moved_pyodide_site(PRERENDER_ARGS).out)  # prefetched (tests/conftest.py)
     assert not v1.info["prerendered"] and len(v2.info["prerendered"]) == 3
     return {"v1": v1, "v2": v2}
 

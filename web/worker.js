@@ -28,8 +28,9 @@ const initMessage = new Promise((resolve) => { resolveInit = resolve; });
 
 function post(message) { self.postMessage(message); }
 function progress(stage, detail) { post({ type: "progress", stage, detail: detail || "" }); }
+const fetchedElsewhere = []; // what the unzipping worker downloaded for this one (below)
 function resources() {
-  return performance.getEntriesByType("resource").map((entry) => entry.name);
+  return [...performance.getEntriesByType("resource").map((entry) => entry.name), ...fetchedElsewhere];
 }
 function failed(stage, error) {
   const text = String((error && error.message) || error || "unknown error");
@@ -226,6 +227,7 @@ async function elsewhere(job) {
     };
   }
   const id = ++unzipJobs;
+  fetchedElsewhere.push(job.url); // for the service worker's list of what the page needs
   return new Promise((resolve, reject) => {
     unzipWaiting.set(id, [resolve, reject]);
     port.postMessage({ ...job, id });
