@@ -88,7 +88,8 @@ def words(text):
 REPLACE_URL_JS = ("if (source.value) { window.history.replaceState(window.history.state, '', "
                   "source.value + window.location.hash); }")
 
-pn.extension(global_css=[theme.PAGE_CSS, theme.PRESENT])
+# apply_signatures: Panel would write a help() signature on each of its ~200 classes here, on every load.
+pn.extension(global_css=[theme.PAGE_CSS, theme.PRESENT], apply_signatures=False)
 urlstate.tolerate_long_query_values()
 
 

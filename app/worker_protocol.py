@@ -48,14 +48,21 @@ _COUNTED_NAME = re.compile(r'"name": "([A-Za-z_][A-Za-z0-9_]*?)\d{5,}"')
 _DOC_ID = re.compile(r'^\{"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"')
 
 
+def _canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
 def missing_packages(wanted) -> str:
-    """Which of ``wanted`` ((name, version) pairs) are not installed at that version, as one line."""
+    """Which of ``wanted`` ((name, version) pairs) are not installed at that version, as one line.
+
+    One pass over the installed distributions (the first on sys.path wins, as for
+    ``importlib.metadata.version``): asking for each name would scan them all again each time."""
+    installed = {}
+    for dist in importlib.metadata.distributions():
+        installed.setdefault(_canonical(dist.metadata["Name"] or ""), dist.version)
     missing = []
     for name, version in wanted:
-        try:
-            have = importlib.metadata.version(name)
-        except importlib.metadata.PackageNotFoundError:
-            have = None
+        have = installed.get(_canonical(name))
         if have != version:
             missing.append(f"{name} {version} (found {have})")
     return ", ".join(missing)
@@ -139,6 +146,10 @@ async def start(location_json: str, cdn_root: str | None = None, entry: str = EN
     """
     if cdn_root:
         os.environ["PANEL_CDN_ROOT"] = cdn_root
+    # Bokeh's "expensive error diagnostics" (its setting's own words): every on_change checks its
+    # callback's signature, 460 of them in the first render, 9% of building it. The page has no one
+    # to read a diagnosis; panel serve keeps them.
+    os.environ["BOKEH_PERFORM_ERROR_DIAGNOSTICS"] = "false"
     from app.fast_import import bokeh_without_signatures
 
     with bokeh_without_signatures():

@@ -19,6 +19,18 @@ def test_missing_packages_names_what_is_absent_or_at_another_version():
         f"panel 0.0.1 (found {panel.__version__}), no-such-dist 1.0 (found None)"
 
 
+def test_missing_packages_finds_a_distribution_however_its_name_is_spelled():
+    # packages.json spells them as their wheels do (Jinja2, linkify-it-py); the one pass over the
+    # installed distributions compares canonical names, as importlib.metadata.version does.
+    import importlib.metadata
+    spellings = [("Jinja2", "jinja2"), ("JINJA2", "jinja2"), ("linkify_it_py", "linkify-it-py"),
+                 ("Linkify.It-Py", "linkify-it-py"), ("Markdown", "markdown")]
+    wanted = [(asked, importlib.metadata.version(name)) for asked, name in spellings]
+    assert worker_protocol.missing_packages(wanted) == ""
+    assert worker_protocol.missing_packages([("jinja2", "0.0.0")]) == \
+        f"jinja2 0.0.0 (found {importlib.metadata.version('jinja2')})"
+
+
 class _CPythonWorkerApi:
     """Panel's worker encoding (``panel.io.pyodide._process_document_events``) without the JS objects."""
 

@@ -298,7 +298,7 @@ async function prepareWheel(url, name, lock) {
 async function installPrepared(pyodide, names, prepared) {
   const api = pyodide._api;
   if (prepared.some((files) => files === null) || !api || typeof api.loadDynlib !== "function") return false;
-  const site = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
+  const site = pyodide.pyimport("sysconfig").get_path("purelib");
   const FS = pyodide.FS;
   const folders = new Set();
   for (const files of prepared) {
