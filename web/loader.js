@@ -666,7 +666,7 @@
         event.preventDefault();
         app.postMessage({ type: "unzip-failed", why: String(event.message || "the unzipping worker failed") });
       };
-      unzipper.postMessage(null, [channel.port2]);
+      unzipper.postMessage({ type: "unzip-port" }, [channel.port2]);
       return channel.port1;
     } catch (error) {
       return null;

@@ -456,7 +456,8 @@ function call(name, ...args) {
 }
 
 if (self.name === UNZIPPER) {
-  self.onmessage = ({ ports }) => {
+  self.onmessage = ({ data, ports }) => {
+    if (!data || data.type !== "unzip-port" || !ports.length) return;
     const [port] = ports;
     port.onmessage = async ({ data }) => {
       if (data.go) {
