@@ -44,3 +44,52 @@ def bokeh_without_signatures():
         yield True
     finally:
         model.Model.__init_subclass__ = original
+
+
+class _TemplateWhenUsed:
+    """A Jinja template loaded (read, parsed and compiled) the first time anything of it is used."""
+
+    __slots__ = ("_load", "_template")
+
+    def __init__(self, load):
+        self._load = load
+        self._template = None
+
+    def _real(self):
+        if self._template is None:
+            self._template = self._load()
+        return self._template
+
+    def __getattr__(self, name):  # render, module, blocks...: the real template's
+        return getattr(self._real(), name)
+
+    def __repr__(self):
+        return f"<template loaded when used: {self._load.__name__}>"
+
+
+@contextlib.contextmanager
+def templates_when_used():
+    """Within: ``jinja2.Environment.get_template`` gives a template loaded at its first use.
+
+    Bokeh and Panel load 21 Jinja templates as they are imported (for notebooks, saved files and the
+    server's pages: ``bokeh.core.templates``, ``panel.io.resources``, ``panel.io.notebook``); in
+    Pyodide compiling them is about 0.06 s of every page load, and the worker renders none of them.
+    Nothing in Bokeh or Panel asks whether such a template is a ``jinja2.Template``; one that is used
+    (``render``, ``module``...) is loaded then, by Jinja itself, as it would have been at import.
+    """
+    import jinja2
+
+    original = jinja2.Environment.get_template
+
+    def get_template(self, name, parent=None, globals=None):
+        def load():
+            return original(self, name, parent, globals)
+
+        load.__name__ = str(name)
+        return _TemplateWhenUsed(load)
+
+    jinja2.Environment.get_template = get_template
+    try:
+        yield
+    finally:
+        jinja2.Environment.get_template = original

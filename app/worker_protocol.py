@@ -150,9 +150,9 @@ async def start(location_json: str, cdn_root: str | None = None, entry: str = EN
     # callback's signature, 460 of them in the first render, 9% of building it. The page has no one
     # to read a diagnosis; panel serve keeps them.
     os.environ["BOKEH_PERFORM_ERROR_DIAGNOSTICS"] = "false"
-    from app.fast_import import bokeh_without_signatures
+    from app.fast_import import bokeh_without_signatures, templates_when_used
 
-    with bokeh_without_signatures():
+    with bokeh_without_signatures(), templates_when_used():
         from panel.io.pyodide import init_doc, write_doc
 
     from panel.io.state import state

@@ -61,3 +61,58 @@ def test_another_bokeh_imports_as_usual(monkeypatch):
     with bokeh_without_signatures() as applied:
         assert model.Model.__dict__["__init_subclass__"] is before
     assert applied is False
+
+
+def test_a_template_got_within_templates_when_used_is_compiled_at_its_first_use_and_renders_the_same():
+    import jinja2
+
+    sys.path.insert(0, str(ROOT))
+    from app.fast_import import templates_when_used
+
+    compiled = []
+
+    class Counting(jinja2.Environment):
+        def compile(self, *args, **kwargs):
+            compiled.append(args[1] if len(args) > 1 else kwargs.get("name"))
+            return super().compile(*args, **kwargs)
+
+    env = Counting(loader=jinja2.DictLoader({"hello.html": "Hello {{ who }}!{% for i in n %} {{ i }}{% endfor %}"}))
+    original = jinja2.Environment.get_template
+    with templates_when_used():
+        lazy = env.get_template("hello.html")
+    assert jinja2.Environment.get_template is original  # Jinja is itself again after
+    assert compiled == []  # nothing read or compiled yet
+    assert lazy.render(who="reader", n=[1, 2]) == "Hello reader! 1 2"
+    assert compiled == ["hello.html"]
+    assert lazy.module is not None and compiled == ["hello.html"]  # loaded once
+    assert env.get_template("hello.html").render(who="reader", n=[1, 2]) == lazy.render(who="reader", n=[1, 2])
+    with templates_when_used():
+        missing = env.get_template("absent.html")
+    try:
+        missing.render()
+    except jinja2.TemplateNotFound as error:  # the error Jinja gives, at first use
+        assert "absent.html" in str(error)
+    else:
+        raise AssertionError("a missing template rendered")
+
+
+def test_panel_imported_within_templates_when_used_renders_its_templates_as_jinja_would():
+    script = r"""
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from app.fast_import import templates_when_used
+with templates_when_used():
+    import panel.io.resources as resources, panel.io.notebook as notebook
+from bokeh.core import templates
+lazy = [resources.BASE_TEMPLATE, resources.JS_RESOURCES, notebook.NB_TEMPLATE_BASE]
+before = [t._template is None for t in lazy]
+text = resources.JS_RESOURCES.render(js_raw=["var a = 1;"], js_files=["x.js"], js_modules=[], js_exports={}, js_module_exports={})
+plain = resources._env.get_template("js_resources.html").render(js_raw=["var a = 1;"], js_files=["x.js"],
+                                                                 js_modules=[], js_exports={}, js_module_exports={})
+print(json.dumps({"before": before, "same": text == plain, "text": text[:200]}))
+"""
+    result = subprocess.run([sys.executable, "-c", script, str(ROOT)], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    got = json.loads(result.stdout.strip().splitlines()[-1])
+    assert got["before"] == [True, True, True]
+    assert got["same"] and "x.js" in got["text"], got
