@@ -664,7 +664,7 @@
       const channel = new MessageChannel();
       unzipper.onerror = (event) => {
         event.preventDefault();
-        app.postMessage({ type: "unzip-failed", why: String(event.message || "the unzipping worker failed") });
+        app.postMessage({ type: "unzip-failed", why: String(event.message || "[specstep] the unzipping worker failed") });
       };
       unzipper.postMessage({ type: "unzip-port" }, [channel.port2]);
       return channel.port1;
