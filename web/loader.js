@@ -667,6 +667,7 @@
         app.postMessage({ type: "unzip-failed", why: String(event.message || "[specstep] the unzipping worker failed") });
       };
       unzipper.postMessage({ type: "unzip-port" }, [channel.port2]);
+      app.unzipper = unzipper;
       return channel.port1;
     } catch (error) {
       return null;
@@ -729,6 +730,10 @@
     if (msg.type === "progress") {
       // After a time-limit message, a stage that arrives late replaces it: carry on as normal.
       enter(String(msg.stage));
+      // The runtime's WebAssembly is in: the unzipping worker may download and unpack (web/worker.js).
+      if (worker.unzipper && (msg.stage === "runtime-start" || msg.stage === "runtime-ready")) {
+        worker.unzipper.postMessage({ type: "go" });
+      }
     } else if (msg.type === "failed") {
       clearTimeout(timer);
       const failedStep = stepOf(String(msg.stage)) || step;

@@ -23,7 +23,7 @@ let protocol = null; // the Python module app.worker_protocol
 let resolveInit;
 let installedBy = ""; // who installed the release's packages: "worker" (installPrepared) or "loadPackage"
 let latestPreview = null;
-let started = false; // the page's live preview, until the app starts (web/live.js)
+ // the page's live preview, until the app starts (web/live.js)
 const initMessage = new Promise((resolve) => { resolveInit = resolve; });
 
 function post(message) { self.postMessage(message); }
@@ -57,7 +57,7 @@ async function download(url) {
 async function downloadBundle(url) {
   if (typeof DecompressionStream === "function" && await unzipPort) {
     try {
-      return { tar: (await elsewhere({ kind: "bundle", url })).buffer };
+      return { tar: (await elsewhere("bundle", url)).buffer };
     } catch (error) {
       console.warn("[specstep worker]", error); // downloaded and gunzipped here instead
     }
@@ -207,31 +207,39 @@ function useCompiled() {
 const UNZIPPER = "specstep-unzip";
 let resolveUnzipPort;
 const unzipPort = new Promise((resolve) => { resolveUnzipPort = resolve; });
-let unzipJobs = 0;
-const unzipWaiting = new Map();
+let unzipBroken = null; // why the unzipping worker cannot help, once the page says so
+const unzipResults = new Map(); // job id (a package's name, or "bundle") -> {promise, resolve, reject}
 
-function unzipFailed(why) {
-  for (const [, reject] of unzipWaiting.values()) reject(new Error(why));
-  unzipWaiting.clear();
+function unzipResult(id) {
+  if (!unzipResults.has(id)) {
+    const entry = {};
+    entry.promise = new Promise((resolve, reject) => Object.assign(entry, { resolve, reject }));
+    entry.promise.catch(() => {});
+    unzipResults.set(id, entry);
+  }
+  return unzipResults.get(id);
 }
 
-async function elsewhere(job) {
+function unzipFailed(why) {
+  unzipBroken = why;
+  for (const entry of unzipResults.values()) entry.reject(new Error(why));
+}
+
+// What the unzipping worker made of `url` (it downloads and unpacks every file of the release on its own:
+// see unzipAll), or an error.
+async function elsewhere(id, url) {
   const port = await unzipPort;
   if (!port) throw new Error("no unzipping worker");
+  if (unzipBroken) throw new Error(unzipBroken);
   if (!port.onmessage) {
     port.onmessage = ({ data }) => {
-      const [resolve, reject] = unzipWaiting.get(data.id);
-      unzipWaiting.delete(data.id);
-      if (data.error) reject(new Error(data.error));
-      else resolve(data);
+      const entry = unzipResult(data.id);
+      if (data.error) entry.reject(new Error(data.error));
+      else entry.resolve(data);
     };
   }
-  const id = ++unzipJobs;
-  fetchedElsewhere.push(job.url); // for the service worker's list of what the page needs
-  return new Promise((resolve, reject) => {
-    unzipWaiting.set(id, [resolve, reject]);
-    port.postMessage({ ...job, id });
-  });
+  fetchedElsewhere.push(url); // for the service worker's list of what the page needs
+  return unzipResult(id).promise;
 }
 
 function unzipDone() {
@@ -248,7 +256,6 @@ const unzipGo = new Promise((resolve) => { unzipGoes = resolve; });
 // the last byte comes): the bundle, gunzipped; or a wheel, checked, unzipped (its files handed
 // back in one buffer) and its dynamic libraries compiled.
 async function unzipJob({ id, kind, url, sha256 }) {
-  await unzipGo;
   const bytes = await download(url);
   if (kind === "bundle") {
     const head = new Uint8Array(bytes, 0, 2);
@@ -272,18 +279,38 @@ async function unzipJob({ id, kind, url, sha256 }) {
   return [{ id, names: files.map(([name]) => name), offsets, sizes, buffer, modules }, [buffer]];
 }
 
+// UNZIPPER's whole work, started by the port and held until "go": the bundle, and every release
+// package of CONFIG, each checked against the sha256 of the lock the runtime is served with.
+async function unzipAll(port) {
+  await unzipGo;
+  const lock = download(indexURL + "pyodide-lock.json").then((bytes) => JSON.parse(new TextDecoder().decode(bytes)));
+  const jobs = [{ id: "bundle", kind: "bundle", url: here(CONFIG.packages.bundle) },
+    ...CONFIG.packages.from_pyodide.map((p) => ({ id: p.name, kind: "wheel", url: indexURL + p.file_name }))];
+  await Promise.all(jobs.map(async (job) => {
+    try {
+      if (job.kind === "wheel") {
+        const entry = ((await lock).packages || {})[job.id];
+        if (!entry) throw new Error(`${job.id} is not in the release's lock`);
+        job.sha256 = entry.sha256;
+      }
+      const [message, transfer] = await unzipJob(job);
+      port.postMessage(message, transfer);
+    } catch (error) {
+      port.postMessage({ id: job.id, error: String((error && error.message) || error) });
+    }
+  }));
+}
+
 // A release package's files, unzipped (or null: loadPackage will install it). Checked as Pyodide
 // checks it: against the sha256 of the lock file served with the runtime.
-async function prepareWheel(url, name, lock) {
+async function prepareWheel(url, name) {
   if (!canUnzip() || !(await unzipPort)) {
     await download(url); // for the HTTP cache, where loadPackage will find it
     return null;
   }
-  const entry = ((await lock).packages || {})[name];
-  if (!entry) throw new Error(`${name} is not in the release's lock`);
   let done;
   try {
-    done = await elsewhere({ kind: "wheel", url, sha256: entry.sha256 });
+    done = await elsewhere(name, url);
   } catch (error) {
     throw new Error(`${url}: ${error.message}`);
   }
@@ -368,19 +395,16 @@ function sendPatch(patch, buffers) {
 async function start() {
   progress("runtime");
   const packages = CONFIG.packages;
-  // The release's lock, fetched once: for Pyodide (lockFileContents) and to check the wheels against.
-  const lock = download(indexURL + "pyodide-lock.json").then((bytes) => JSON.parse(new TextDecoder().decode(bytes)));
-  const fromPyodide = packages.from_pyodide.map((p) => prepareWheel(indexURL + p.file_name, p.name, lock));
+  const fromPyodide = packages.from_pyodide.map((p) => prepareWheel(indexURL + p.file_name, p.name));
   const bundle = downloadBundle(here(packages.bundle));
-  for (const pending of [lock, ...fromPyodide, bundle]) pending.catch(() => {}); // reported in the packages stage
+  for (const pending of [...fromPyodide, bundle]) pending.catch(() => {}); // reported in the packages stage
 
   let pyodide;
   const runtimeStarting = watchRuntimeDownload();
   try {
     importScripts(CONFIG.pyodideURL);
     // The standard library from this site: Pyodide's own, without what the page never imports.
-    pyodide = await loadPyodide({ indexURL, stdLibURL: here(CONFIG.stdLibURL), lockFileContents: lock,
-      packageBaseUrl: indexURL });
+    pyodide = await loadPyodide({ indexURL, stdLibURL: here(CONFIG.stdLibURL) });
   } catch (error) {
     failed("runtime", error);
     return;
@@ -457,23 +481,16 @@ function call(name, ...args) {
 
 if (self.name === UNZIPPER) {
   self.onmessage = ({ data, ports }) => {
+    if (data && data.type === "go") unzipGoes(); // the page saw "runtime-start"
     if (!data || data.type !== "unzip-port" || !ports.length) return;
     const [port] = ports;
-    port.onmessage = async ({ data }) => {
+    unzipAll(port);
+    port.onmessage = ({ data }) => {
       if (data.go) {
         unzipGoes();
         return;
       }
-      if (data.done) {
-        self.close();
-        return;
-      }
-      try {
-        const [message, transfer] = await unzipJob(data);
-        port.postMessage(message, transfer);
-      } catch (error) {
-        port.postMessage({ id: data.id, error: String((error && error.message) || error) });
-      }
+      if (data.done) self.close();
     };
   };
 } else {
@@ -482,12 +499,6 @@ if (self.name === UNZIPPER) {
     if (message.type === "init") {
       resolveUnzipPort(message.unzip || null);
       resolveInit(message);
-      // Started by "init", not at once: Python's start keeps this thread from the page's messages,
-      // and the unzipping worker's port must be here before the downloads are.
-      if (!started) {
-        started = true;
-        start();
-      }
     } else if (message.type === "unzip-failed") { // the page saw the unzipping worker fail
       unzipFailed(message.why);
     } else if (message.type === "preview") {
@@ -504,4 +515,6 @@ if (self.name === UNZIPPER) {
       call("set_location", message.location);
     }
   };
+
+  start();
 }
