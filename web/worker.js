@@ -200,10 +200,12 @@ function useCompiled() {
 }
 
 // Unzipping, gunzipping and compiling run in a worker of their own: this file again, named
-// UNZIPPER, which the page starts beside this one and links to it by a MessagePort ("init"'s
-// unzip). From its downloads to "runtime-ready" this thread is busy starting Python, and work
-// queued here waits for it (the bundle and numpy were unpacked 0.1-0.3 s after Python was up);
-// a worker started from here would wait too (it starts through this thread).
+// UNZIPPER, which the page starts beside this one. It downloads and unpacks every file of the
+// release on its own (unzipAll) once the page tells it the runtime's WebAssembly is in ("go"), and
+// hands the results to this worker by a MessagePort ("init"'s unzip). From its downloads to
+// "runtime-ready" this thread is busy starting Python: work queued here would wait for it (the bundle
+// and numpy were unpacked 0.1-0.3 s after Python was up), and so do the page's messages, so this
+// worker starts at once and reads the port's results only when it installs.
 const UNZIPPER = "specstep-unzip";
 let resolveUnzipPort;
 const unzipPort = new Promise((resolve) => { resolveUnzipPort = resolve; });
