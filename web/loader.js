@@ -736,6 +736,7 @@
       }
     } else if (msg.type === "failed") {
       clearTimeout(timer);
+      if (worker.unzipper) worker.unzipper.terminate(); // its downloads would be for nothing
       const failedStep = stepOf(String(msg.stage)) || step;
       problem(PROBLEMS[msg.stage] ? msg.stage : ["runtime", "runtime", "packages", "app"][failedStep.number - 1],
         msg.detail);

@@ -22,8 +22,7 @@ const CONFIG = @@CONFIG@@;
 let protocol = null; // the Python module app.worker_protocol
 let resolveInit;
 let installedBy = ""; // who installed the release's packages: "worker" (installPrepared) or "loadPackage"
-let latestPreview = null;
- // the page's live preview, until the app starts (web/live.js)
+let latestPreview = null; // the page's live preview, until the app starts (web/live.js)
 const initMessage = new Promise((resolve) => { resolveInit = resolve; });
 
 function post(message) { self.postMessage(message); }
@@ -51,9 +50,20 @@ async function download(url) {
   return response.arrayBuffer();
 }
 
-// The bundle's tar bytes, gunzipped by the browser while Pyodide starts; or, without
-// DecompressionStream (Safari before 16.4), the .tar.gz for Pyodide's own unpacker.
-// A server that already sent it gunzipped (Content-Encoding) gives a tar: no gzip magic.
+// A server that already sent the bundle gunzipped (Content-Encoding) gives a tar: no gzip magic.
+function isGzip(bytes) {
+  const head = new Uint8Array(bytes, 0, 2);
+  return head[0] === 0x1f && head[1] === 0x8b;
+}
+
+async function gunzip(bytes) {
+  const stream = streamOf(new Uint8Array(bytes)).pipeThrough(new DecompressionStream("gzip"));
+  return new Response(stream).arrayBuffer();
+}
+
+// The bundle's tar bytes, gunzipped by the browser while Pyodide starts (by the unzipping
+// worker, or here if it cannot); or, without DecompressionStream (Safari before 16.4), the
+// .tar.gz for Pyodide's own unpacker.
 async function downloadBundle(url) {
   if (typeof DecompressionStream === "function" && await unzipPort) {
     try {
@@ -63,11 +73,22 @@ async function downloadBundle(url) {
     }
   }
   const bytes = await download(url);
-  const head = new Uint8Array(bytes, 0, 2);
-  if (head[0] !== 0x1f || head[1] !== 0x8b) return { tar: bytes };
+  if (!isGzip(bytes)) return { tar: bytes };
   if (typeof DecompressionStream !== "function") return { gzip: bytes };
-  const stream = streamOf(new Uint8Array(bytes)).pipeThrough(new DecompressionStream("gzip"));
-  return { tar: await new Response(stream).arrayBuffer() };
+  return { tar: await gunzip(bytes) };
+}
+
+// Writes files into Pyodide's file system, making each folder once.
+function fileWriter(FS) {
+  const folders = new Set();
+  return (path, data) => {
+    const folder = path.slice(0, path.lastIndexOf("/"));
+    if (!folders.has(folder)) {
+      FS.mkdirTree(folder);
+      folders.add(folder);
+    }
+    FS.writeFile(path, data);
+  };
 }
 
 // Write a ustar archive's regular files into Pyodide's file system under "/" (the
@@ -80,7 +101,7 @@ function untar(FS, buffer) {
     while (end < start + length && bytes[end] !== 0) end++;
     return text.decode(bytes.subarray(start, end));
   };
-  const folders = new Set();
+  const write = fileWriter(FS);
   let offset = 0;
   let files = 0;
   while (offset + 512 <= bytes.length) {
@@ -92,12 +113,7 @@ function untar(FS, buffer) {
     const path = "/" + (prefix ? `${prefix}/${name}` : name);
     if (type !== 0x30 && type !== 0) throw new Error(`bundle: ${path} is not a regular file`);
     offset += 512;
-    const folder = path.slice(0, path.lastIndexOf("/"));
-    if (!folders.has(folder)) {
-      FS.mkdirTree(folder);
-      folders.add(folder);
-    }
-    FS.writeFile(path, bytes.subarray(offset, offset + size));
+    write(path, bytes.subarray(offset, offset + size));
     files++;
     offset += Math.ceil(size / 512) * 512;
   }
@@ -260,9 +276,7 @@ const unzipGo = new Promise((resolve) => { unzipGoes = resolve; });
 async function unzipJob({ id, kind, url, sha256 }) {
   const bytes = await download(url);
   if (kind === "bundle") {
-    const head = new Uint8Array(bytes, 0, 2);
-    const buffer = head[0] !== 0x1f || head[1] !== 0x8b ? bytes // sent gunzipped already (Content-Encoding)
-      : await new Response(streamOf(new Uint8Array(bytes)).pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+    const buffer = isGzip(bytes) ? await gunzip(bytes) : bytes;
     return [{ id, buffer }, [buffer]];
   }
   const digest = hex(await crypto.subtle.digest("SHA-256", bytes));
@@ -282,12 +296,17 @@ async function unzipJob({ id, kind, url, sha256 }) {
 }
 
 // UNZIPPER's whole work, started by the port and held until "go": the bundle, and every release
-// package of CONFIG, each checked against the sha256 of the lock the runtime is served with.
+// package of CONFIG, each checked against the sha256 of the lock the runtime is served with. The
+// jobs are the ones the app's worker asks for: none without DecompressionStream (downloadBundle),
+// no wheel without the rest of what unzipping needs (prepareWheel).
 async function unzipAll(port) {
   await unzipGo;
-  const lock = download(indexURL + "pyodide-lock.json").then((bytes) => JSON.parse(new TextDecoder().decode(bytes)));
+  if (typeof DecompressionStream !== "function") return;
+  const wheels = canUnzip() ? CONFIG.packages.from_pyodide : [];
+  const lock = wheels.length ? download(indexURL + "pyodide-lock.json")
+    .then((bytes) => JSON.parse(new TextDecoder().decode(bytes))) : null;
   const jobs = [{ id: "bundle", kind: "bundle", url: here(CONFIG.packages.bundle) },
-    ...CONFIG.packages.from_pyodide.map((p) => ({ id: p.name, kind: "wheel", url: indexURL + p.file_name }))];
+    ...wheels.map((p) => ({ id: p.name, kind: "wheel", url: indexURL + p.file_name }))];
   await Promise.all(jobs.map(async (job) => {
     try {
       if (job.kind === "wheel") {
@@ -328,18 +347,9 @@ async function installPrepared(pyodide, names, prepared) {
   const api = pyodide._api;
   if (prepared.some((files) => files === null) || !api || typeof api.loadDynlib !== "function") return false;
   const site = pyodide.pyimport("sysconfig").get_path("purelib");
-  const FS = pyodide.FS;
-  const folders = new Set();
+  const write = fileWriter(pyodide.FS);
   for (const files of prepared) {
-    for (const [name, data] of files) {
-      const path = `${site}/${name}`;
-      const folder = path.slice(0, path.lastIndexOf("/"));
-      if (!folders.has(folder)) {
-        FS.mkdirTree(folder);
-        folders.add(folder);
-      }
-      FS.writeFile(path, data);
-    }
+    for (const [name, data] of files) write(`${site}/${name}`, data);
   }
   const instantiate = WebAssembly.instantiate;
   useCompiled();
@@ -367,8 +377,7 @@ function watchRuntimeDownload() {
   const post = () => {
     if (!posted) {
       posted = true;
-      progress("runtime-start");
-      unzipPort.then((port) => port && port.postMessage({ go: true }));
+      progress("runtime-start"); // the page passes it on to the unzipping worker as its "go"
     }
   };
   const streaming = WebAssembly.instantiateStreaming;
@@ -488,10 +497,6 @@ if (self.name === UNZIPPER) {
     const [port] = ports;
     unzipAll(port);
     port.onmessage = ({ data }) => {
-      if (data.go) {
-        unzipGoes();
-        return;
-      }
       if (data.done) self.close();
     };
   };
