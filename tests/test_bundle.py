@@ -12,7 +12,6 @@ import hashlib
 import json
 import re
 import shutil
-import subprocess
 import sys
 import tarfile
 import zipfile
@@ -21,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from build_support.real_site import real_site
+from build_support.worker_js import run_on_worker_js
 from pyodide_runner import ROOT, run_in_pyodide
 
 sys.path.insert(0, str(ROOT))
@@ -107,11 +107,8 @@ def test_the_bundle_is_plain_ustar_of_regular_files_and_reproducible(small_bundl
 
 
 UNTAR_HARNESS = r"""
-const fs = require("fs");
-const source = fs.readFileSync(process.argv[1], "utf8");
-const match = source.match(/\nfunction untar\(FS, buffer\) \{[\s\S]*?\n\}\n/);
-if (!match) { console.error("no untar in worker.js"); process.exit(2); }
-const untar = new Function(match[0] + "\nreturn untar;")();
+const code = [pick(/\nfunction fileWriter\(FS\) \{[\s\S]*?\n\}\n/), pick(/\nfunction untar\(FS, buffer\) \{[\s\S]*?\n\}\n/)];
+const untar = new Function(code.join("\n") + "\nreturn untar;")();
 const files = {}; const folders = [];
 const FS = {
   mkdirTree: (path) => folders.push(path),
@@ -124,10 +121,7 @@ process.stdout.write(JSON.stringify({ count, files, folders }));
 
 
 def run_untar(tar: Path) -> dict:
-    if shutil.which("node") is None:
-        pytest.skip("needs Node 20 (the README's setup installs it)")
-    result = subprocess.run(["node", "-e", UNTAR_HARNESS, str(ROOT / "web" / "worker.js"), str(tar)],
-                            capture_output=True, text=True, timeout=120)
+    result = run_on_worker_js(UNTAR_HARNESS, tar)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
@@ -152,8 +146,7 @@ def test_the_workers_untar_refuses_what_the_build_never_writes(tmp_path):
         link = tarfile.TarInfo("lib/x")
         link.type, link.linkname = tarfile.SYMTYPE, "/etc/passwd"
         tar.addfile(link)
-    result = subprocess.run(["node", "-e", UNTAR_HARNESS, str(ROOT / "web" / "worker.js"), str(tar_path)],
-                            capture_output=True, text=True, timeout=120)
+    result = run_on_worker_js(UNTAR_HARNESS, tar_path)
     assert result.returncode != 0 and "not a regular file" in result.stderr
 
 

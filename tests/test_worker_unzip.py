@@ -11,22 +11,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
-import subprocess
 import zipfile
 from pathlib import Path
 
 import pytest
 
 from build_support.local_pyodide import shared_packages
-from pyodide_runner import ROOT
+from build_support.worker_js import run_on_worker_js
 
 HARNESS = r"""
-const fs = require("fs");
-const source = fs.readFileSync(process.argv[1], "utf8");
-const pick = (re) => { const m = source.match(re); if (!m) { console.error("not in worker.js: " + re); process.exit(2); } return m[0]; };
-const code = [pick(/\nfunction streamOf\(data\) \{[\s\S]*?\n\}\n/), pick(/\nasync function inflate\(data, size\) \{[\s\S]*?\n\}\n/), pick(/\nasync function unzip\(buffer\) \{[\s\S]*?\n\}\n/),
-              pick(/\nconst DYNLIB = .*\n/)].join("\n");
+const code = [pick(/\nfunction streamOf\(data\) \{[\s\S]*?\n\}\n/), pick(/\nasync function inflate\(data, size\) \{[\s\S]*?\n\}\n/),
+              pick(/\nasync function unzip\(buffer\) \{[\s\S]*?\n\}\n/), pick(/\nconst DYNLIB = .*\n/)].join("\n");
 const { unzip, DYNLIB } = new Function(code + "\nreturn { unzip, DYNLIB };")();
 const buffer = fs.readFileSync(process.argv[2]);
 unzip(buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.length)).then((files) => {
@@ -38,10 +33,7 @@ unzip(buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.length))
 
 
 def run_unzip(archive: Path) -> dict:
-    if shutil.which("node") is None:
-        pytest.skip("needs Node 20 (the README's setup installs it)")
-    result = subprocess.run(["node", "-e", HARNESS, str(ROOT / "web" / "worker.js"), str(archive)],
-                            capture_output=True, text=True, timeout=300)
+    result = run_on_worker_js(HARNESS, archive, timeout=300)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
