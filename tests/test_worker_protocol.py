@@ -157,3 +157,40 @@ def test_a_fingerprint_ignores_only_what_the_page_never_reads():
     # The page may know more data-model classes than the worker uses, never fewer.
     assert worker_protocol.same_render(worker_protocol.fingerprint(docs(defs=())), base)
     assert not worker_protocol.same_render(worker_protocol.fingerprint(docs(defs=("FlexBox1", "click1"))), base)
+
+
+def _collections_during_start() -> dict:
+    """In a spawned interpreter: how many collections Python ran while start() built the page, and the
+    collector's state after it."""
+    import asyncio
+    import gc
+    import json
+    import sys
+
+    sys.path.insert(0, str(ROOT))
+    from sitebuild.probe import pretend_pyodide
+
+    pretend_pyodide(str(ROOT))
+    from app import worker_protocol as protocol
+    from sitebuild.prerender import default_scenario
+
+    location = json.dumps(default_scenario().location)  # its imports are not start()'s
+    ran = []
+    gc.callbacks.append(lambda phase, info: ran.append(info["generation"]) if phase == "start" else None)
+
+    async def run():
+        await protocol.start(location)
+        return len(ran)  # before the tasks the page's callbacks left run
+
+    during = asyncio.run(run())
+    return {"during": during, "enabled": gc.isenabled(), "frozen": gc.get_freeze_count()}
+
+
+def test_no_collection_walks_the_start_ups_objects_and_collecting_resumes_after_it():
+    import multiprocessing
+
+    with multiprocessing.get_context("spawn").Pool(1, maxtasksperchild=1) as pool:
+        got = pool.apply(_collections_during_start)
+    assert got["during"] == 0, got
+    assert got["enabled"], got
+    assert got["frozen"] > 50_000, got  # the page's objects, out of every later collection
