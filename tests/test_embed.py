@@ -150,8 +150,11 @@ def test_copy_inside_a_cross_origin_frame_copies_or_selects_and_says_so(browser,
         page = new_page(browser, width=1200)
         page.goto(host + "notes.html")
         frame = page.frame_locator("iframe")
+        opener = frame.get_by_role("button", name=embed_words.TOGGLE)
+        opener.wait_for(timeout=60_000)
+        opener.click()  # the form is drawn when asked for
         copy = frame.get_by_role("button", name=embed_words.COPY_LABEL)
-        copy.wait_for(timeout=60_000)
+        copy.wait_for(timeout=30_000)
         assert frame.locator("h1").count() == 1 and not frame.locator("h1").is_visible()  # intro still hidden
         # The table editor ("Your own numbers") is hidden in a frame too: course notes embed the author's numbers.
         own = frame.locator("." + FRAME_HIDDEN["tables"])

@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 pytestmark = pytest.mark.browser
 
 LINK = "?draft=biased&width=2&seed=1"
+EMBED_FORM = "Write the embed code"
 
 
 def button(scope, name):
@@ -91,6 +92,7 @@ def test_use_these_numbers_runs_the_page_on_them(page, app_url):
 def test_an_embed_built_with_the_editor_opens_on_its_numbers(page, app_url):
     p = open_app(page(), app_url, LINK)
     embed = p.locator(".sp-own-embed")
+    button(p, EMBED_FORM).click()  # the embed form is drawn when asked for
     button(p, "Your own numbers in the embed").click()
     box(embed, "p(A) at the start").wait_for(timeout=30_000)
     for name, value in (("p(A) at the start", "0.6"), ("p(C) at the start", "0.1"),
@@ -158,6 +160,8 @@ def controlled_names(p, opener_name):
                                         ("Your own numbers in the embed", ".sp-own-embed")])
 def test_the_editors_button_is_a_disclosure_that_says_expanded_not_pressed(page, app_url, name, part):
     p = open_app(page(), app_url, LINK)
+    if part == ".sp-own-embed":
+        button(p, EMBED_FORM).click()
     opener = button(p, name)
     expect(p.get_by_role("button", name=name, exact=True, expanded=False)).to_have_count(1, timeout=20_000)
     assert opener.get_attribute("aria-pressed") is None
@@ -172,3 +176,17 @@ def test_the_editors_button_is_a_disclosure_that_says_expanded_not_pressed(page,
     opener.click()
     expect(p.get_by_role("button", name=name, exact=True, expanded=False)).to_have_count(1, timeout=20_000)
     expect(box(p.locator(part), "p(A) at the start")).to_be_hidden()
+
+
+def test_the_embed_form_opens_from_a_disclosure_and_holds_the_code(page, app_url):
+    p = open_app(page(), app_url, LINK)
+    expect(p.get_by_role("button", name=EMBED_FORM, exact=True, expanded=False)).to_have_count(1, timeout=20_000)
+    assert p.get_by_role("textbox", name="Embed code for this scenario").count() == 0  # not drawn until asked for
+    button(p, EMBED_FORM).click()
+    area = p.get_by_role("textbox", name="Embed code for this scenario")
+    expect(area).to_have_value(re.compile(r'^<iframe src=".*draft=biased&width=2&seed=1'), timeout=20_000)
+    expect(p.get_by_role("button", name=EMBED_FORM, exact=True, expanded=True)).to_have_count(1, timeout=20_000)
+    assert "Embed code for this scenario" in controlled_names(p, EMBED_FORM)
+    assert axe_violations(p) == []
+    button(p, EMBED_FORM).click()
+    expect(area).to_be_hidden()

@@ -19,7 +19,7 @@ from .. import theme, urlstate
 from core.tables_text import compact_text
 
 from ..i18n import link_value, t
-from ..parts import html, update_changed
+from ..parts import Lazy, html, one_update, update_changed
 from ..page import links
 from ..page.script import FRAME_HIDDEN
 from . import snippet, words
@@ -103,7 +103,17 @@ class EmbedBuilder(pn.viewable.Viewer):
                                   margin=(0, 5)), self.shown, self.note, margin=0)
         form = pn.FlexBox(parts_box, tabs_box, self.start, self.colours, self.lock, self.predict, self.frame_title,
                           self.caption, gap="8px 20px", flex_wrap="wrap", sizing_mode="stretch_width", margin=0)
-        self._layout = pn.Column(head, form, self.own, self.area, self.copy, sizing_mode="stretch_width",
+        # The form and its code are drawn once a teacher asks for them: the widgets above exist (and the code
+        # follows the page) from the start, but the page's first render holds 4 models here, not 26, and a
+        # student's click sends no new code to a box nobody opened. A disclosure, as "Your own numbers" is.
+        self.toggle = pn.widgets.Toggle(label=words.TOGGLE, margin=(4, 2), stylesheets=[theme.BUTTON],
+                                        css_classes=["sp-disclosure", "sp-embed-toggle"])
+        self._form = Lazy(lambda: pn.Column(form, self.own, self.area, self.copy, sizing_mode="stretch_width",
+                                            margin=0))
+        self._form.layout.visible = False
+        self._form.layout.css_classes = ["sp-disclosed"]
+        self.toggle.param.watch(self._show_form, "value")
+        self._layout = pn.Column(head, self.toggle, self._form.layout, sizing_mode="stretch_width",
                                  stylesheets=[theme.CARD], margin=(6, 0), css_classes=[FRAME_HIDDEN["embed"]],
                                  visible=pn.bind(lambda hidden: "embed" not in hidden, m.param.hidden))
         for widget in (self.parts, self.lock, self.predict, self.start, self.shown, self.colours, self.frame_title, self.caption):
@@ -115,6 +125,12 @@ class EmbedBuilder(pn.viewable.Viewer):
         if "predict" in m.param:
             m.param.watch(lambda event: setattr(self.predict, "value", event.new), "predict")
         self._choices()
+
+    def _show_form(self, event):
+        with one_update():
+            if event.new:
+                self._form.open(now=True)
+            self._form.layout.visible = event.new
 
     @param.depends("tab_choices", watch=True)
     def _choices(self):

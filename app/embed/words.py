@@ -15,6 +15,7 @@ THEME_VALUES = ("auto", "light", "dark")
 _CONSTANTS = {
     "BUILDER_TITLE": lambda: t("embed.builder.title"),
     "BUILDER_HELP": lambda: t("embed.builder.help"),
+    "TOGGLE": lambda: t("embed.builder.toggle"),
     "COPY_LABEL": lambda: t("embed.builder.copy"),
     "COPY_SAID": lambda: {"copied": t("embed.builder.copied"), "selected": t("embed.builder.selected")},
     "AREA_LABEL": lambda: t("embed.builder.area"),

@@ -35,7 +35,7 @@ def test_default_page_shows_title_intro_controls_and_explains_before_any_click(a
     expect(page.get_by_text("Speculative decoding, one block at a time").first).to_be_visible()
     for name in ACTIONS:
         expect(button(page, name)).to_be_visible()
-    for name in ("Aligned", "Biased", "Previous seed", "Next seed", "Copy embed code"):
+    for name in ("Aligned", "Biased", "Previous seed", "Next seed", "Write the embed code"):
         expect(button(page, name)).to_be_visible()
     expect(button(page, "Draft")).to_be_enabled()
     for name in ("Verify", "Commit", "Reset"):
@@ -108,6 +108,7 @@ def test_control_changes_replace_the_history_entry_so_back_leaves_the_widget(app
     click(page, "Aligned")
     expect(page).to_have_url(re.compile(r"draft=aligned&width=3&seed=4"))
     assert page.evaluate("history.length") == entries, "no history entry per control change"
+    click(page, "Write the embed code")
     area = page.get_by_role("textbox", name="Embed code for this scenario")
     expect(area).to_have_value(re.compile(r"draft=aligned&width=3&seed=4"))
     assert_clean(page)
@@ -179,7 +180,7 @@ def test_a_bad_url_value_shows_a_plain_text_notice_and_the_default(app_page):
 def test_a_link_can_hide_controls_with_name_hide(app_page):
     page = app_page.open("?draft=biased&seed=1&draft_hide=1&embed_hide=1")
     expect(button(page, "Biased")).to_be_hidden()
-    expect(button(page, "Copy embed code")).to_be_hidden()
+    expect(button(page, "Write the embed code")).to_be_hidden()
     expect(button(page, "Next seed")).to_be_visible()
     has_text(page, "the biased draft, width 3, seed 1")
     assert_clean(page)
@@ -212,6 +213,7 @@ def test_layout_fits_from_360_to_1200_px_without_horizontal_scroll(app_page):
 def test_embed_code_holds_an_iframe_for_the_scenario_on_screen(app_page):
     page = app_page.open("?draft=biased&width=3&seed=1")
     click(page, "Draft")
+    click(page, "Write the embed code")
     area = page.get_by_role("textbox", name="Embed code for this scenario")
     expect(area).to_have_value(re.compile(r'^<iframe src="http://127\.0\.0\.1:\d+/main\?draft=biased&width=3&seed=1&steps=1"'))
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
