@@ -104,7 +104,7 @@ class EmbedBuilder(pn.viewable.Viewer):
         form = pn.FlexBox(parts_box, tabs_box, self.start, self.colours, self.lock, self.predict, self.frame_title,
                           self.caption, gap="8px 20px", flex_wrap="wrap", sizing_mode="stretch_width", margin=0)
         # The form and its code are drawn once a teacher asks for them: the widgets above exist (and the code
-        # follows the page) from the start, but the page's first render holds 4 models here, not 26, and a
+        # follows the page) from the start, but the page's first render holds 4 models here, not 25, and a
         # student's click sends no new code to a box nobody opened. A disclosure, as "Your own numbers" is.
         self.toggle = pn.widgets.Toggle(label=words.TOGGLE, margin=(4, 2), stylesheets=[theme.BUTTON],
                                         css_classes=["sp-disclosure", "sp-embed-toggle"])
