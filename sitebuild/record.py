@@ -182,6 +182,7 @@ def step_models(before=()) -> list:
     """The StepModels alive now and not among ``before`` (ids): the one a fresh start made."""
     from app.step.model import StepModel
 
+    gc.unfreeze()  # worker_protocol.start froze the page's objects, and get_objects lists no frozen one
     gc.collect()
     return [o for o in gc.get_objects() if isinstance(o, StepModel) and id(o) not in before]
 
