@@ -121,7 +121,9 @@ def keeps_the_drawn_page(visit, site, moment_text):
     assert seen == tagged == count, f"{tagged} elements before, {count} after, {seen} of them the same"
     assert visit.page.evaluate(ROOT_TEXT_JS) == text
     assert visit.page.evaluate(STRIP_JS) == strip
-    # The worker rendered without the address (as the build did); the page's own reaches the embed code.
+    # The worker rendered without the address (as the build did); the page's own reaches the embed code
+    # (drawn when a teacher opens the form).
+    visit.button("Write the embed code").click()
     visit.page.wait_for_function(f"() => ({EMBED_CODE_JS})().includes({site.url!r})", timeout=30_000)
     recorded = visit.page.evaluate("performance.getEntriesByName('specstep:live-click').length")
     visit.button("Next step").click()
