@@ -56,6 +56,7 @@ def test_a_chinese_browser_gets_chinese_without_asking(chromium, site):  # noqa:
     try:
         open_ready(visit, site)
         walk_in_chinese(visit)
+        visit.button("生成嵌入代码").click()  # the embed form is drawn when opened
         area = visit.page.get_by_role("textbox", name="这个场景的嵌入代码")
         assert "lang=zh" in area.input_value()
         assert_clean(visit)

@@ -62,6 +62,8 @@ def test_the_english_word_finder_finds_english():
 def test_step_tab_in_chinese_has_no_english_left_and_draft_verify_commit_work_by_chinese_names(app_page):
     page = open_zh(app_page)
     has_text(page, "推测解码：逐块演示", "逐块演示", "草稿模型", "工作量计数")
+    page.get_by_role("button", name="生成嵌入代码", exact=True).click()  # the embed form is drawn when opened
+    has_text(page, "要隐藏的部分")
     assert english_words(visible_text(page)) == []
     page.get_by_role("button", name="有偏", exact=True).first.click()
     has_text(page, "换成了有偏的草稿模型")
@@ -84,6 +86,7 @@ def test_step_tab_in_chinese_has_no_english_left_and_draft_verify_commit_work_by
 
 def test_what_to_try_and_its_rows_table_in_chinese_have_no_english_left(app_page):
     page = open_zh(app_page)
+    page.get_by_role("button", name="生成嵌入代码", exact=True).click()  # the embed form is drawn when opened
     has_text(page, "动手试试", "嵌入这个场景", "要隐藏的部分")
     page.get_by_role("button", name="2 · 过于偏爱 A 的草稿模型").click()
     has_text(page, "有偏的草稿模型的第一个候选是 A")
@@ -120,6 +123,7 @@ def test_the_browser_language_chooses_chinese_when_the_link_names_none(chromium,
         page.goto(served_app)
         page.get_by_role("button", name="起草", exact=True).wait_for(state="visible", timeout=30_000)
         # The embed code names the language, so the teacher's readers see what the teacher saw.
+        page.get_by_role("button", name="生成嵌入代码", exact=True).click()  # the form is drawn when opened
         area = page.get_by_role("textbox", name="这个场景的嵌入代码")
         assert "lang=zh" in area.input_value()
     finally:
