@@ -242,11 +242,13 @@ def write_prerenders(stage: Path, assets: Assets, scenarios: list[Scenario], roo
 def frame_heights() -> dict:
     """Each tab's measured height in a frame at common widths (app/embed/heights.json, the tabs in the
     app's order, the pre-rendered one first) and the message type that reports a height: the loader
-    reserves the widget's height for the frame until it is drawn."""
-    from app.page.script import HEIGHT_TYPE
+    reserves the widget's height for the frame until it is drawn, and posts it again when a host script
+    says hello."""
+    from app.page.script import HEIGHT_TYPE, HELLO_TYPE
     table = json.loads((ROOT / "app" / "embed" / "heights.json").read_text(encoding="utf-8"))
     # The loader's config is written with sorted keys: the tabs' order goes as a list of its own.
-    return {"heights": table["tabs"], "tabOrder": list(table["tabs"]), "heightType": HEIGHT_TYPE}
+    return {"heights": table["tabs"], "tabOrder": list(table["tabs"]), "heightType": HEIGHT_TYPE,
+            "helloType": HELLO_TYPE}
 
 
 def prerendered_scenario() -> dict:

@@ -324,3 +324,23 @@ def test_the_host_script_sizes_only_specstep_frames_from_their_origin(visit, sit
     assert visit.page.evaluate("() => document.getElementById('quiz').style.height") == ""  # never sized
     assert frame_box(visit, "#quiz")[1] < 200
     assert frame_box(visit, "iframe[title='Lecture 7, mismarked']")[1] == 2200  # its CSS height, untouched
+
+
+@pytest.mark.browser
+def test_a_host_script_loaded_after_the_widget_is_drawn_still_sizes_and_tells_it(visit, site, notes):
+    # Notes that load the host script late (a theme's deferred bundle): the widget in the frame posted its
+    # height before anyone listened, and after a kept takeover it may never change again. The host's hello
+    # makes page.js post it again, with the scheme it was told (none), so the host tells it the palette.
+    frame_tag = snippet.iframe(site.url + "index.html", title="Lecture 7 widget")
+    visit.page.goto(notes.page("late.html", frame_tag.replace("<iframe ", '<iframe id="late" ')))
+    wait_frame_ready(visit)
+    frame = frame_of(visit)
+    assert not re.fullmatch(r"[0-9.]+px", visit.page.evaluate("() => document.getElementById('late').style.height"))
+    visit.page.evaluate("() => document.body.setAttribute('data-md-color-scheme', 'slate')")
+    visit.page.add_script_tag(content=snippet.HOST_JS)
+    visit.page.wait_for_function("() => /^[0-9.]+px$/.test(document.getElementById('late').style.height)",
+                                 timeout=15_000, polling=100)
+    frame.wait_for_function("() => document.documentElement.dataset.theme === 'dark'", timeout=15_000, polling=250)
+    posted = float(visit.page.evaluate("() => document.getElementById('late').style.height")[:-2])
+    frame.wait_for_function("(h) => Math.abs(window.innerHeight - h) <= 1", arg=posted, timeout=5_000, polling=100)
+    assert posted > 2200  # the widget's own height, not the snippet's fallback (2200 px at this width)

@@ -13,16 +13,23 @@ from embed_support import browser, host_site, new_page  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
 
-# The widget's side of the conversation (app/page/page.js): post a height, keep every scheme told.
+# The widget's side of the conversation (app/page/page.js): post a height once, again when the host script
+# says hello (it may start after the frame has posted), and keep every scheme told.
 FRAME = """<!doctype html><html><head><meta charset="utf-8"><title>frame</title><link rel="icon" href="data:,"></head><body><p>widget</p>
 <script>window.told = [];
-addEventListener("message", (e) => { if (e.data && e.data.type === "specstep:scheme") window.told.push(e.data.scheme); });
-parent.postMessage({type: "specstep:height", height: 400}, "*");</script></body></html>"""
+const report = () => parent.postMessage({type: "specstep:height", height: 400}, "*");
+addEventListener("message", (e) => {
+  if (e.data && e.data.type === "specstep:scheme") window.told.push(e.data.scheme);
+  if (e.data && e.data.type === "specstep:hello") report();
+});
+report();
+window.reported = true;</script></body></html>"""
 
 NOTES = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>notes</title><link rel="icon" href="data:,">
 <style>{css}</style></head><body{body}><p>Notes.</p>
 <iframe src="frame.html" data-specstep="" title="widget" style="border:0;width:100%;height:300px"></iframe>
-<script src="host.js"></script></body></html>"""
+{script}</body></html>"""
+HOST_SCRIPT = '<script src="host.js"></script>'
 
 HOSTS = {
     "plain-light": ("body { background: #fff; color: #111; }", ""),
@@ -35,7 +42,10 @@ HOSTS = {
 
 @pytest.fixture(scope="module")
 def notes():
-    pages = {f"{name}.html": NOTES.format(css=css, body=body) for name, (css, body) in HOSTS.items()}
+    pages = {f"{name}.html": NOTES.format(css=css, body=body, script=HOST_SCRIPT) for name, (css, body) in HOSTS.items()}
+    # Notes whose host script comes only after the frame has posted its height (a site that loads its scripts
+    # late): the test adds it then.
+    pages["late.html"] = NOTES.format(css=HOSTS["plain-dark"][0], body="", script="")
     with host_site({**pages, "frame.html": FRAME}) as url:
         yield url
 
@@ -73,6 +83,20 @@ def test_a_hosts_theme_toggle_reaches_the_frame_live(browser, notes, toggle):
         assert told(page) == "light"
         page.evaluate(toggle)
         wait_told(page, "dark")
+        assert not page.errors, page.errors
+    finally:
+        page.context.close()
+
+
+def test_a_host_script_that_starts_after_the_frame_posted_its_height_still_sizes_and_tells_it(browser, notes):
+    page = new_page(browser, color_scheme="light")
+    try:
+        page.goto(notes + "late.html")
+        frame = next(f for f in page.frames if f != page.main_frame)
+        frame.wait_for_function("() => window.reported === true", timeout=5_000, polling=100)
+        page.add_script_tag(url=notes + "host.js")
+        assert told(page) == "dark"  # the host's painted background, told after the frame answered hello
+        page.wait_for_function("() => document.querySelector('iframe').style.height === '400px'", timeout=5_000)
         assert not page.errors, page.errors
     finally:
         page.context.close()

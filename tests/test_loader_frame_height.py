@@ -31,7 +31,7 @@ HOST = """<!doctype html><html><body style="margin:0">
 def site(tmp_path_factory):
     folder = tmp_path_factory.mktemp("frame-height")
     config = {**base_config(), "prerendered": PRERENDERED, "heights": HEIGHTS, "tabOrder": ["step", "exact"],
-              "heightType": "specstep:height"}
+              "heightType": "specstep:height", "helloType": "specstep:hello"}
     loader = (WEB / "loader.js").read_text().replace("@@LIVE@@", (WEB / "live.js").read_text())
     (folder / "loader.js").write_text(loader.replace("@@CONFIG@@", json.dumps(config)))
     shutil.copyfile(WEB / "loader.css", folder / "loader.css")
@@ -76,5 +76,22 @@ def test_while_loading_the_frame_reports_the_widgets_height_for_its_tab(chrome, 
         assert (frame.locator(".specstep-placeholder").count() == 1) == (tab == "exact")
         if tab == "exact":
             assert frame.locator(".specstep-placeholder").inner_text().startswith("Loading the scenario of this link…")
+    finally:
+        page.context.close()
+
+
+def test_while_loading_the_frame_answers_a_late_host_scripts_hello_with_the_reserved_height(chrome, site):
+    # A host script that starts after the frame posted (it is loaded late) says hello; the loader, before
+    # page.js is installed, posts the reserved height again.
+    page = chrome.new_context(viewport={"width": 1000, "height": 700}).new_page()
+    try:
+        page.goto(site.url + "step.html")
+        page.frame_locator("iframe").locator("#specstep-status[data-stage]").wait_for(timeout=15_000)
+        page.wait_for_function("() => window.heights.length > 0")
+        reserved = page.evaluate("window.heights[0]")
+        page.evaluate("() => { window.heights = []; document.querySelector('iframe').contentWindow"
+                      ".postMessage({type: 'specstep:hello'}, '*'); }")
+        page.wait_for_function("() => window.heights.length > 0", timeout=5_000)
+        assert page.evaluate("window.heights") == [reserved]
     finally:
         page.context.close()

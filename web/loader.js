@@ -250,6 +250,17 @@
     if (height > 0) window.parent.postMessage({ type: CONFIG.heightType, height }, "*");
   }
 
+  // A host script that started after the reserved height was posted says hello: post it again, until
+  // page.js is installed (it answers then, with the height it draws).
+  if (window.parent !== window) {
+    window.addEventListener("message", (event) => {
+      if (event.source !== window.parent || !event.data || event.data.type !== CONFIG.helloType) return;
+      if (window.specstepPage && window.specstepPage.repost) return;
+      const height = window.specstepReservedHeight ? window.specstepReservedHeight() : 0;
+      if (height > 0) window.parent.postMessage({ type: CONFIG.heightType, height }, "*");
+    });
+  }
+
   function releaseHeight() {
     if (!window.specstepReservedHeight) return;
     delete window.specstepReservedHeight;

@@ -97,6 +97,12 @@
       if (query.addEventListener) query.addEventListener("change", changed);
     }
     follow();
+    // A frame whose page reported before this script was listening (it came after the frame) hears
+    // hello and reports again; its origin is not known yet, and hello says nothing, so "*".
+    var frames = specstepFrames();
+    for (var i = 0; i < frames.length; i++) {
+      if (frames[i].contentWindow) frames[i].contentWindow.postMessage({ type: "specstep:hello" }, "*");
+    }
   }
   if (document.body) observe();
   else document.addEventListener("DOMContentLoaded", observe);

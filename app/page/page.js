@@ -6,7 +6,7 @@
 // iframe from it). Runs in the page as a Bokeh CustomJS on "document_ready";
 // args: `names` (CSS class -> accessible name), `keys` (key -> CSS class of
 // the button it presses), `tabs_label` (the tab list's name), `height_type`
-// (the message type of a height report), `widget_css` (Bokeh's widget colours as
+// (the message type of a height report), `hello_type` (a host script's hello: report again), `widget_css` (Bokeh's widget colours as
 // the page's palette, added to every shadow root), `frame_hidden` (CSS class -> the
 // part's name, for parts hidden inside an iframe unless the link says NAME_hide=0), `open_class`
 // (the class of the hidden input that HTML buttons with data-sp-open write to), `open_recent` (how many
@@ -18,6 +18,7 @@ page.names = names;
 page.keys = keys;
 page.tabsLabel = tabs_label;
 page.heightType = height_type;
+page.helloType = hello_type;
 page.widgetCss = widget_css;
 page.frameHidden = frame_hidden;
 page.openClass = open_class;
@@ -281,6 +282,12 @@ if (!page.installed) {
     // With the scheme the host said (none yet): a host that has not said it yet answers.
     window.parent.postMessage({ type: page.heightType, height, scheme: page.hostScheme || null }, "*");
   };
+  // A host script that started after the height was posted says hello: post it again (web/loader.js
+  // answers until this page is installed).
+  page.repost = () => {
+    lastHeight = 0;
+    postHeight();
+  };
 
   // Keyboard shortcuts: a letter presses its button when nothing that takes text has the focus.
   // An HTML button on screen with data-sp-key="LETTER" (Predict first's A/B/C toggles while the question
@@ -368,7 +375,12 @@ if (!page.installed) {
   if (theme === "dark" || theme === "light") document.documentElement.dataset.theme = theme;
   const followHost = (event) => {
     const data = event.data;
-    if (event.source !== window.parent || !data || data.type !== "specstep:scheme") return;
+    if (event.source !== window.parent || !data) return;
+    if (data.type === page.helloType) {
+      page.repost();
+      return;
+    }
+    if (data.type !== "specstep:scheme") return;
     if (data.scheme !== "dark" && data.scheme !== "light") return;
     page.hostScheme = data.scheme;
     if (theme !== "dark" && theme !== "light") document.documentElement.dataset.theme = data.scheme;

@@ -33,6 +33,9 @@ FRAME_HIDDEN = {"intro": "sp-frame-hidden-intro", "embed": "sp-frame-hidden-embe
 
 # The message a page posts to its parent window with its content height (web/host.js reads it).
 HEIGHT_TYPE = "specstep:height"
+# The message a host script sends its frames when it starts: a page that posted its height before the
+# host was listening (a host script loaded after the frame) posts it again.
+HELLO_TYPE = "specstep:hello"
 
 
 def action_class(action):
@@ -44,7 +47,7 @@ def script():
     """The CustomJS that runs ``page.js`` with the names and keys of ``words``."""
     keys = {key: action_class(action) for key, action in words.SHORTCUTS}
     return CustomJS(args=dict(names=dict(words.NAMES), keys=keys, tabs_label=words.TABS_LABEL,
-                              height_type=HEIGHT_TYPE, widget_css=theme.WIDGET_VARS,
+                              height_type=HEIGHT_TYPE, hello_type=HELLO_TYPE, widget_css=theme.WIDGET_VARS,
                               frame_hidden={cls: name for name, cls in FRAME_HIDDEN.items()},
                               open_class=parts.OPEN_CLASS, open_recent=parts.OPEN_RECENT), code=PAGE_JS)
 
