@@ -27,11 +27,11 @@ import asyncio
 import functools
 import gc
 import hashlib
-import importlib.metadata
 import json
 import os
 import re
 import runpy
+import sys
 
 # The setter id of changes that came from the page: they are not sent back.
 FROM_PAGE = "js"
@@ -56,11 +56,20 @@ def _canonical(name: str) -> str:
 def missing_packages(wanted) -> str:
     """Which of ``wanted`` ((name, version) pairs) are not installed at that version, as one line.
 
-    One pass over the installed distributions (the first on sys.path wins, as for
-    ``importlib.metadata.version``): asking for each name would scan them all again each time."""
+    Read from the names of the ``NAME-VERSION.dist-info`` folders on sys.path (the first wins, as for
+    ``importlib.metadata.version``), which every installer writes: reading each distribution's METADATA
+    instead parses it as an e-mail (``importlib.metadata`` imports the ``email`` package for that), which
+    cost the page's start-up more than the check itself."""
     installed = {}
-    for dist in importlib.metadata.distributions():
-        installed.setdefault(_canonical(dist.metadata["Name"] or ""), dist.version)
+    for folder in sys.path:
+        try:
+            names = sorted(os.listdir(folder or "."))
+        except OSError:
+            continue
+        for entry in names:
+            if entry.endswith(".dist-info") and "-" in entry:
+                name, version = entry[: -len(".dist-info")].rsplit("-", 1)
+                installed.setdefault(_canonical(name), version)
     missing = []
     for name, version in wanted:
         have = installed.get(_canonical(name))

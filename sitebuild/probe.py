@@ -27,6 +27,8 @@ NOT_IN_PAGE = {
     "tornado": "Bokeh does not install it on emscripten (Pyodide)",
     "pandas": "a WebAssembly package of well over 4 MB that the page must not fetch",
     "panel_material_ui": "not needed by the app; Panel runs without it in Pyodide",
+    "tqdm": "only Panel's Tqdm indicator uses it (panel.widgets.indicators runs without it), and importing it "
+            "reads its version from its METADATA",
 }
 
 

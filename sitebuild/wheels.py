@@ -20,6 +20,7 @@ import shutil
 import zipfile
 from pathlib import Path, PurePosixPath
 
+from .lazy_bokeh import defer_unused_imports
 from .lazy_panel import defer_unused_parts
 from .packages import Plan, canonical
 from .project import OUR_PACKAGES, ROOT, BuildError, project
@@ -222,6 +223,8 @@ def build_wheels(plan: Plan, work: Path, out_dir: Path, also_compile=()) -> list
         dist_info, dropped = stage_distribution(item.dist, tree)
         if name == "panel":
             defer_unused_parts(tree, item.version)  # Panel's unused parts imported at first use
+        if name == "bokeh":
+            defer_unused_imports(tree, item.version)  # Bokeh's unused imports made at first use
         staged.append((item.dist, item.version, tree, dist_info, False, len(dropped)))
         # Without docstrings, as -OO would (these libraries handle __doc__ None): 0.36 MB less to download.
         trees.append({"path": str(tree.relative_to(work)), "sourceless": True, "docstrings": False,

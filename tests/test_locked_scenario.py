@@ -129,11 +129,13 @@ def test_the_threshold_knob_follows_a_remembered_threshold_while_off():
 
 def test_embed_code_copied_from_a_locked_page_is_locked_too():
     view = page_view(LOCKED)
+    view.embed.open()
     assert view.embed.lock.value and "lock=1" in view.embed.area.value
     location = Location()
     m = StepModel()
     main.link_url(m, location)
     late = StepView(model=m)
+    late.embed.open()
     assert not late.embed.lock.value and "lock=1" not in late.embed.area.value
     location.search = LOCKED  # a lock that reaches the worker after the first render
     assert late.embed.lock.value and "lock=1" in late.embed.area.value

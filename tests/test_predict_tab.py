@@ -204,6 +204,7 @@ def test_the_page_opens_with_predict_on_from_the_link():
 def test_the_embed_builder_writes_predict_1_when_ticked_and_follows_the_toggle():
     view = StepView(model=StepModel(draft="biased", width=3, seed=1))
     embed = view.embed
+    embed.open()
     assert "predict=" not in embed.area.value and not embed.predict.value
     embed.predict.value = True
     assert "predict=1" in embed.area.value

@@ -363,7 +363,9 @@ def test_name_hide_hides_those_parts(view):
 
 
 def test_embed_code_is_an_iframe_for_the_scenario_on_screen(view):
+    assert view.embed.area is None  # nothing of the form is made before a teacher opens it
     view.embed.base = "http://127.0.0.1:5006/main"
+    view.embed.open()
     view.scenario.draft.value = "biased"
     click(view.actions.buttons["draft"])
     assert view.embed.area.value.startswith(

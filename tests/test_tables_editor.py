@@ -29,6 +29,7 @@ def opened(model=None, page=False):
         own.toggle.value = True
         return model, own, own.editor
     builder = EmbedBuilder(model=model, base="https://notes.example/widget/")
+    builder.open()
     builder.own.toggle.value = True
     return model, builder, builder.own.editor
 

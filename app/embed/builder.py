@@ -71,10 +71,36 @@ class EmbedBuilder(pn.viewable.Viewer):
     def __init__(self, **params):
         super().__init__(**params)
         m = self.model
+        head = html(f'<div class="section-title"><h2>{theme.esc(words.BUILDER_TITLE)}</h2></div>'
+                    f'<p class="muted small">{theme.esc(words.BUILDER_HELP)}</p>')
+        # The form, its widgets and its code are made once a teacher asks for them (a disclosure, as "Your own
+        # numbers" is): the page's first render holds 4 models here, not 25, Python makes none of the form's
+        # ten widgets (and none of their classes' first instances) before the page answers, and a student's
+        # click computes no code for a box nobody opened. Opened, the code follows the page from then on.
+        self.toggle = pn.widgets.Toggle(label=words.TOGGLE, margin=(4, 2), stylesheets=[theme.BUTTON],
+                                        css_classes=["sp-disclosure", "sp-embed-toggle"])
+        self.area = None  # the code's box, and every widget of the form, once opened (_build)
+        self._form = Lazy(self._build)
+        self._form.layout.visible = False
+        self._form.layout.css_classes = ["sp-disclosed"]
+        self.toggle.param.watch(self._show_form, "value")
+        self._layout = pn.Column(head, self.toggle, self._form.layout, sizing_mode="stretch_width",
+                                 stylesheets=[theme.CARD], margin=(6, 0), css_classes=[FRAME_HIDDEN["embed"]],
+                                 visible=pn.bind(lambda hidden: "embed" not in hidden, m.param.hidden))
+        m.param.watch(self._render, ["session", "hidden"])
+        # Code copied from a locked page stays locked; the teacher may still untick the box.
+        m.param.watch(lambda event: event.new and self.area is not None and setattr(self.lock, "value", True), "locked")
+        if "predict" in m.param:
+            m.param.watch(lambda event: self.area is not None and setattr(self.predict, "value", event.new), "predict")
+
+    def _build(self):
+        """The form's widgets, the code and the copy button, as the page is now."""
+        m = self.model
         self.parts = pn.widgets.CheckBoxGroup(
             label=words.PARTS_LABEL, options={label: part for part, label in words.PARTS.items()},
             value=list(HIDDEN_IN_FRAMES), inline=True, margin=(2, 5), stylesheets=[theme.CHECK_GROUP])
-        self.lock = pn.widgets.Checkbox(label=words.LOCK_LABEL, margin=(6, 5), css_classes=["sp-lock"])
+        self.lock = pn.widgets.Checkbox(label=words.LOCK_LABEL, value=bool(m.locked), margin=(6, 5),
+                                        css_classes=["sp-lock"])
         # Predict first for the embed's readers (issue 28): follows the page's toggle, may be changed here.
         self.predict = pn.widgets.Checkbox(label=words.PREDICT_LABEL, value=bool(getattr(m, "predict", False)),
                                            margin=(6, 5), css_classes=["sp-embed-predict"])
@@ -95,36 +121,21 @@ class EmbedBuilder(pn.viewable.Viewer):
         # The embed's own tables (issue 29): the page's until the teacher edits them here.
         self.own = OwnNumbers(model=m, on_page=False)
         self.own.param.watch(self._render, "tables")
-        head = html(f'<div class="section-title"><h2>{theme.esc(words.BUILDER_TITLE)}</h2></div>'
-                    f'<p class="muted small">{theme.esc(words.BUILDER_HELP)}</p>')
         parts_box = pn.Column(html(f'<div class="field-title">{theme.esc(words.PARTS_LABEL)}</div>', margin=(0, 5)),
                               self.parts, margin=0)
         tabs_box = pn.Column(html(f'<div class="field-title">{theme.esc(words.TABS_SHOWN_LABEL)}</div>',
                                   margin=(0, 5)), self.shown, self.note, margin=0)
         form = pn.FlexBox(parts_box, tabs_box, self.start, self.colours, self.lock, self.predict, self.frame_title,
                           self.caption, gap="8px 20px", flex_wrap="wrap", sizing_mode="stretch_width", margin=0)
-        # The form and its code are drawn once a teacher asks for them: the widgets above exist (and the code
-        # follows the page) from the start, but the page's first render holds 4 models here, not 25, and a
-        # student's click sends no new code to a box nobody opened. A disclosure, as "Your own numbers" is.
-        self.toggle = pn.widgets.Toggle(label=words.TOGGLE, margin=(4, 2), stylesheets=[theme.BUTTON],
-                                        css_classes=["sp-disclosure", "sp-embed-toggle"])
-        self._form = Lazy(lambda: pn.Column(form, self.own, self.area, self.copy, sizing_mode="stretch_width",
-                                            margin=0))
-        self._form.layout.visible = False
-        self._form.layout.css_classes = ["sp-disclosed"]
-        self.toggle.param.watch(self._show_form, "value")
-        self._layout = pn.Column(head, self.toggle, self._form.layout, sizing_mode="stretch_width",
-                                 stylesheets=[theme.CARD], margin=(6, 0), css_classes=[FRAME_HIDDEN["embed"]],
-                                 visible=pn.bind(lambda hidden: "embed" not in hidden, m.param.hidden))
-        for widget in (self.parts, self.lock, self.predict, self.start, self.shown, self.colours, self.frame_title, self.caption):
+        for widget in (self.parts, self.lock, self.predict, self.start, self.shown, self.colours, self.frame_title,
+                       self.caption):
             widget.param.watch(self._render, "value")
-        m.param.watch(self._render, ["session", "hidden"])
-        # Code copied from a locked page stays locked; the teacher may still untick the box.
-        m.param.watch(lambda event: event.new and setattr(self.lock, "value", True), "locked")
-        self.lock.value = bool(m.locked)
-        if "predict" in m.param:
-            m.param.watch(lambda event: setattr(self.predict, "value", event.new), "predict")
         self._choices()
+        return pn.Column(form, self.own, self.area, self.copy, sizing_mode="stretch_width", margin=0)
+
+    def open(self):
+        """Open the form (as the toggle does), made now; for Python callers and tests."""
+        self.toggle.value = True
 
     def _show_form(self, event):
         with one_update():
@@ -134,6 +145,8 @@ class EmbedBuilder(pn.viewable.Viewer):
 
     @param.depends("tab_choices", watch=True)
     def _choices(self):
+        if self.area is None:
+            return
         options = {title: name for name, title in self.tab_choices}
         self.start.param.update(options=options, value=next(iter(options.values()), None))
         self.shown.param.update(options=options, value=list(options.values()))
@@ -144,6 +157,8 @@ class EmbedBuilder(pn.viewable.Viewer):
     # this view or the model, or no session would be freed.
     @param.depends("base", watch=True)
     def _render(self, *events):
+        if self.area is None:
+            return  # not opened yet: the code is written when it is
         names = [name for name, _ in self.tab_choices]
         shown = self.shown.value or names
         update_changed(self.note, object=f'<p class="field-error">{theme.esc(words.NO_TABS)}</p>',
