@@ -57,9 +57,8 @@ def missing_packages(wanted) -> str:
     """Which of ``wanted`` ((name, version) pairs) are not installed at that version, as one line.
 
     Read from the names of the ``NAME-VERSION.dist-info`` folders on sys.path (the first wins, as for
-    ``importlib.metadata.version``), which every installer writes: reading each distribution's METADATA
-    instead parses it as an e-mail (``importlib.metadata`` imports the ``email`` package for that), which
-    cost the page's start-up more than the check itself."""
+    ``importlib.metadata.version``), which every installer writes: ``importlib.metadata`` would read and
+    parse every distribution's METADATA as an e-mail: about 0.07 s more of the page's start-up in Pyodide."""
     installed = {}
     for folder in sys.path:
         try:

@@ -382,6 +382,9 @@ def test_the_worker_protocol_starts_the_built_app_in_real_pyodide_and_a_click_is
     assert report["python"].startswith("3.13") and report["numpy_works"] == 6
     assert report["versions"]["panel"] == built.info["panel"] and report["versions"]["numpy"] == "2.2.5"
     assert len(report["root_ids"]) == built.text("index.html").count("data-root-id=")
+    # Read from the dist-info folders' names: the version importlib.metadata reads from the METADATA.
+    assert report["missing"] == f"numpy 0.0 (found {report['versions']['numpy']}), no-such-dist 1.0 (found None)"
+    assert report["imported"] == [], "start-up imported what the page never uses (sitebuild/lazy_bokeh.py)"
     assert report["button_found"]
     assert report["patches_before_idle"] == 1, "the click's changes go to the page as one patch"
     changed = "".join(report["patches"])

@@ -46,8 +46,11 @@ async def main():
 
     report = {}
     started = time.perf_counter()
+    report["missing"] = worker_protocol.missing_packages([("numpy", "0.0"), ("no-such-dist", "1.0")])
     docs_json, render_items, root_ids, _ = await worker_protocol.start(LOCATION, "http://127.0.0.1:9/panel/")
     report["seconds_to_render"] = round(time.perf_counter() - started, 2)
+    # What the page's start-up leaves for first use (sitebuild/lazy_bokeh.py) or never ships (probe.NOT_IN_PAGE).
+    report["imported"] = sorted(m for m in ("yaml", "gzip", "tqdm") if m in sys.modules)
     report["root_ids"] = json.loads(root_ids)
     patches = []
     worker_protocol.link(lambda patch, buffers: patches.append(js.JSON.stringify(patch)))
