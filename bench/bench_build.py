@@ -12,7 +12,8 @@ served on 127.0.0.1 with the CDN's cache headers; the page is served on
 ``git worktree`` of that commit.
 
 For each page:
-- the loader's marks ``specstep:<stage>`` (median of cold loads, each in a fresh
+- the loader's marks ``specstep:<stage>`` (median of cold loads, the two pages' loads interleaved
+  round by round, each in a fresh
   browser context: empty cache, no service worker), and interactive − runtime-ready, for a reader who
   waits for Python (the worker can then keep the drawn page: "takeover kept") and apart for one who
   clicked early (the worker replays the click and its page is drawn: "drawn"); ``--loads`` rounds of both;
@@ -307,14 +308,32 @@ def live_preview(browser, url: str, pyodide: LocalServer, count: int, rate: floa
         visit.close()
 
 
-def measure(root: Path, loads: int, click_count: int, browser, playwright, rate: float = 1) -> dict:
-    built = real_site(root)
-    site = LocalServer(built.out)
+class Page:
+    """One checkout's page, built and served, and its cold loads so far."""
+
+    def __init__(self, root: Path):
+        self.built = real_site(root)
+        self.site = LocalServer(self.built.out)
+        self.url = self.site.url + "index.html"
+        self.visits = []
+
+    def round(self, playwright, rate: float = 1):
+        """A reader who waits for Python, then one who clicks at once."""
+        for early in (False, True):
+            self.visits.append(cold_load(playwright, self.url, self.site, self.built.pyodide, rate, early_click=early))
+
+
+def cold_rounds(pages: list, loads: int, playwright, rate: float = 1) -> None:
+    """``loads`` rounds of cold loads of every page, interleaved (this checkout first in even rounds, the
+    baseline first in odd ones): a machine that slows down or speeds up meanwhile slows both pages alike."""
+    for i in range(loads):
+        for page in (pages if i % 2 == 0 else pages[::-1]):
+            page.round(playwright, rate)
+
+
+def measure(page: Page, click_count: int, browser, rate: float = 1) -> dict:
+    built, site, url, visits = page.built, page.site, page.url, page.visits
     try:
-        url = site.url + "index.html"
-        # Each round: a reader who waits for Python, then one who clicks at once.
-        visits = [cold_load(playwright, url, site, built.pyodide, rate, early_click=early)
-                  for _ in range(loads) for early in (False, True)]
         samples = clicks(browser, url, click_count, rate)
         screens = first_screen(browser, url)
         live = live_preview(browser, url, built.pyodide, click_count, rate)
@@ -497,18 +516,25 @@ def main():
     from playwright.sync_api import sync_playwright
 
     print(f"bench_build: building this checkout ({ROOT}) against a local real Pyodide...", flush=True)
+    pages = [Page(ROOT)]
+    print(f"  built in {pages[0].built.seconds:.0f} s", flush=True)
+    if not args.no_baseline:
+        print(f"bench_build: building the baseline {args.baseline} from a git worktree...", flush=True)
+        try:
+            pages.append(Page(baseline_checkout(args.baseline)))
+            print(f"  built in {pages[1].built.seconds:.0f} s", flush=True)
+        except Exception as error:  # the figures of this checkout still count
+            print(f"  the baseline could not be built: {type(error).__name__}: {error}", flush=True)
     with sync_playwright() as playwright:
         browser = launch(playwright)
         try:
-            new = measure(ROOT, args.loads, args.clicks, browser, playwright, args.cpu_throttle)
-            print(f"  built in {new['build_seconds']:.0f} s", flush=True)
+            print(f"bench_build: {args.loads} rounds of cold loads, the pages interleaved...", flush=True)
+            cold_rounds(pages, args.loads, playwright, args.cpu_throttle)
+            new = measure(pages[0], args.clicks, browser, args.cpu_throttle)
             old = None
-            if not args.no_baseline:
-                print(f"bench_build: building the baseline {args.baseline} from a git worktree...", flush=True)
+            if len(pages) > 1:
                 try:
-                    old = measure(baseline_checkout(args.baseline), args.loads, args.clicks, browser, playwright,
-                                  args.cpu_throttle)
-                    print(f"  built in {old['build_seconds']:.0f} s", flush=True)
+                    old = measure(pages[1], args.clicks, browser, args.cpu_throttle)
                 except Exception as error:  # the figures of this checkout still count
                     print(f"  the baseline could not be measured: {type(error).__name__}: {error}", flush=True)
         finally:
