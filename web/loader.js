@@ -246,7 +246,11 @@
     const rows = CONFIG.heights[tab];
     window.specstepReservedHeight = () => tableHeight(rows, document.documentElement.clientWidth);
     // Before page.js runs (it waits for the pre-rendered document): the host sizes the frame now.
-    const height = window.specstepReservedHeight();
+    postReservedHeight();
+  }
+
+  function postReservedHeight() {
+    const height = window.specstepReservedHeight ? window.specstepReservedHeight() : 0;
     if (height > 0) window.parent.postMessage({ type: CONFIG.heightType, height }, "*");
   }
 
@@ -255,9 +259,7 @@
   if (window.parent !== window) {
     window.addEventListener("message", (event) => {
       if (event.source !== window.parent || !event.data || event.data.type !== CONFIG.helloType) return;
-      if (window.specstepPage && window.specstepPage.repost) return;
-      const height = window.specstepReservedHeight ? window.specstepReservedHeight() : 0;
-      if (height > 0) window.parent.postMessage({ type: CONFIG.heightType, height }, "*");
+      if (!(window.specstepPage && window.specstepPage.repost)) postReservedHeight();
     });
   }
 

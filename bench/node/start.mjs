@@ -10,34 +10,19 @@ import { gunzipSync } from "node:zlib";
 const [indexURL, site] = process.argv.slice(2);
 const { loadPyodide } = await import(indexURL + "pyodide.mjs");
 
-// A ustar archive's regular files under "/" (sitebuild/bundle.py writes nothing else).
-function untar(FS, bytes) {
-  const text = new TextDecoder();
-  const field = (start, length) => {
-    let end = start;
-    while (end < start + length && bytes[end] !== 0) end++;
-    return text.decode(bytes.subarray(start, end));
-  };
-  const folders = new Set();
-  for (let at = 0; at + 512 <= bytes.length;) {
-    const name = field(at, 100);
-    if (!name) break;
-    const size = parseInt(field(at + 124, 12).trim() || "0", 8);
-    const prefix = field(at + 345, 155);
-    const path = "/" + (prefix ? `${prefix}/${name}` : name);
-    at += 512;
-    const folder = path.slice(0, path.lastIndexOf("/"));
-    if (!folders.has(folder)) {
-      FS.mkdirTree(folder);
-      folders.add(folder);
-    }
-    FS.writeFile(path, bytes.subarray(at, at + size));
-    at += Math.ceil(size / 512) * 512;
-  }
-}
+// The page's own untar (and its file writer), cut from web/worker.js as tests/test_bundle.py cuts them.
+const worker = readFileSync(new URL("../../web/worker.js", import.meta.url), "utf8");
+const piece = (re) => {
+  const found = worker.match(re);
+  if (!found) throw new Error(`not in web/worker.js: ${re}`);
+  return found[0];
+};
+const untar = new Function([piece(/\nfunction fileWriter\(FS\) \{[\s\S]*?\n\}\n/),
+  piece(/\nfunction untar\(FS, buffer\) \{[\s\S]*?\n\}\n/), "return untar;"].join("\n"))();
 
 const py = await loadPyodide({ indexURL, stdLibURL: site + "/python_stdlib.zip" });
-untar(py.FS, gunzipSync(readFileSync(site + "/python.tar.gz")));
+const tar = gunzipSync(readFileSync(site + "/python.tar.gz"));
+untar(py.FS, tar.buffer.slice(tar.byteOffset, tar.byteOffset + tar.length));
 const packages = JSON.parse(readFileSync(site + "/packages.json", "utf8"));
 await py.loadPackage(packages.from_pyodide.map((p) => p.name), { messageCallback: () => {} });
 py.pyimport("importlib").invalidate_caches();
