@@ -40,7 +40,7 @@ from app.i18n import t
 from app.embed.tables_editor import OwnNumbers
 from app.page import links
 from app.page import script as page
-from app.parts import Lazy, html
+from app.parts import Lazy, html, wrap
 from app.step.model import StepModel
 from app.step.replay import replay  # noqa: F401  (app/worker_protocol.start calls it: issue 27)
 from app.step.views import StepView, notice_html
@@ -221,8 +221,7 @@ def build_page():
     header = html(f'<h1>{theme.esc(t("page.title"))}</h1><p class="intro">{theme.esc(t("page.intro"))}</p>',
                   margin=(4, 0, 0, 0), visible=pn.bind(lambda hidden: "intro" not in hidden, model.param.hidden),
                   css_classes=[page.FRAME_HIDDEN["intro"]])
-    top = pn.FlexBox(language_switch(model), present, justify_content="flex-end", align_items="center",
-                     sizing_mode="stretch_width", margin=0)
+    top = wrap(language_switch(model), present, justify_content="flex-end", align_items="center", margin=0)
     # "Your own numbers" (issue 29): every tab runs on the tables, so the editor sits under them all;
     # a locked page's scenario is the author's, so it has none; inside an iframe it is hidden
     # unless the link says tables_hide=0 (course notes embed the author's numbers).

@@ -358,6 +358,34 @@ def html(text="", *sheets, css=None, **params):
     return Text(text, stylesheets=[*base, *sheets], **params)
 
 
+class Wrap(pn.Row):
+    """A Row whose children wrap (``wrap``): Panel gives it the min width of its widest child, as a Column,
+    not the sum of them all, which would stop it narrowing on a phone."""
+
+    _direction = None
+
+
+def wrap(*objects, gap="", align_items="flex-start", justify_content="flex-start", styles=None, **params):
+    """A row whose children wrap onto new lines on a narrow screen: a Bokeh ``Row`` with CSS ``flex-wrap``.
+
+    Panel's ``FlexBox`` does the same as a ReactiveHTML: two models and a Jinja template compiled
+    per instance, about 2.4 times a Row's Python; the first tab had seven (issue 27, Python up sooner).
+    A Row sets each child's ``flex`` and ``align-self`` from its sizing (a stretching child gets
+    ``1 0 0px`` and never wraps); a child without its own gets CSS's defaults here, as in a FlexBox:
+    ``flex: 0 1 auto`` and ``align-self: align_items``.
+    """
+    objects = [pn.panel(obj) for obj in objects]  # a Viewer's own layout
+    for obj in objects:
+        own = obj.styles or {}
+        if "flex" not in own or "align-self" not in own:
+            obj.styles = {"flex": "0 1 auto", "align-self": align_items, **own}
+    params.setdefault("sizing_mode", "stretch_width")
+    css = {"flex-wrap": "wrap", "align-items": align_items, "justify-content": justify_content, **(styles or {})}
+    if gap:
+        css["gap"] = gap
+    return Wrap(*objects, styles=css, **params)
+
+
 class Lazy:
     """A part built once, when first needed: a placeholder until then, then ``make()`` in its place.
 

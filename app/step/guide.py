@@ -13,7 +13,7 @@ from core.display import dec
 
 from .. import theme, urlstate
 from ..i18n import t
-from ..parts import html, update_changed
+from ..parts import html, update_changed, wrap
 from . import guide_words as words
 from . import presets
 from . import words as step_words
@@ -73,7 +73,7 @@ class Guide(pn.viewable.Viewer):
         self._layout = pn.Column(
             html(f'<div class="section-title"><h2>{theme.esc(words.GUIDE_TITLE)}</h2></div>'
                  f'<p class="muted small">{theme.esc(words.GUIDE_HELP)}</p>'),
-            self.own, pn.FlexBox(*self.buttons, flex_wrap="wrap", sizing_mode="stretch_width", margin=0),
+            self.own, wrap(*self.buttons, margin=0),
             self.question, self.rows, sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0),
             visible=pn.bind(lambda hidden: "guide" not in hidden, m.param.hidden))
 

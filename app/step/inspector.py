@@ -22,7 +22,7 @@ from core.display import dec, draw, exact_or_dec, versus
 
 from .. import theme
 from ..i18n import t
-from ..parts import html, update_changed
+from ..parts import html, update_changed, wrap
 from . import bars, words
 from .model import StepModel
 
@@ -254,8 +254,7 @@ class Inspector(pn.viewable.Viewer):
         self._charts = self.charts.pane
         self._layout = pn.Column(
             head, self.picker,
-            pn.FlexBox(self.body, self._charts, gap="8px 28px", flex_wrap="wrap", align_items="flex-start",
-                       sizing_mode="stretch_width", margin=0),
+            wrap(self.body, self._charts, gap="8px 28px", margin=0),
             sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0))
         self._render()
 

@@ -26,7 +26,7 @@ from bokeh.models import Tooltip
 from .. import theme
 from ..page import script as page
 from ..i18n import t
-from ..parts import html, update_changed
+from ..parts import html, update_changed, wrap
 from . import words
 from .model import BACK, StepModel
 
@@ -127,9 +127,9 @@ class Player(pn.viewable.Viewer):
                               code=PLAY_JS)
         self._layout = pn.Column(
             self.strip,
-            pn.FlexBox(self.play, self.speed, html(f'<p class="muted small">{theme.esc(t("step.timeline.help"))}</p>',
-                                                   margin=(4, 8), styles={"flex": "1 1 220px"}),
-                       flex_wrap="wrap", align_items="center", sizing_mode="stretch_width", margin=0),
+            wrap(self.play, self.speed, html(f'<p class="muted small">{theme.esc(t("step.timeline.help"))}</p>',
+                                             margin=(4, 8), styles={"flex": "1 1 220px"}),
+                 align_items="center", margin=0),
             sizing_mode="stretch_width", stylesheets=[theme.CARD], margin=(6, 0))
         m.param.watch(self._render, "session")
 

@@ -32,7 +32,7 @@ from ..page import script as page
 from ..page import words as page_words
 from ..i18n import t
 from ..parts import (ActionButtons, Opener, draft_options, field, hold, html, lock_line, open_attrs, slider_title,
-                     update_changed)
+                     update_changed, wrap)
 from . import draft_words, predict_words, words
 from .guide import Guide
 from .inspector import Inspector
@@ -116,10 +116,10 @@ class Scenario(pn.viewable.Viewer):
         self.heading = html(f'<div class="section-title"><h2>{theme.esc(t("step.scenario.title"))}</h2>'
                           f'<span class="muted">{theme.esc(t("step.scenario.lead"))}</span></div>',
                           margin=(0, 5), styles={"flex": "1 1 100%"})
-        self._layout = pn.FlexBox(
+        self._layout = wrap(
             self.heading, self.lock_line, self._draft_box, self._width_box, self._seed_box, self._lookahead_box,
             self._schedule_box,
-            gap="12px 24px", flex_wrap="wrap", sizing_mode="stretch_width", stylesheets=[theme.CARD],
+            gap="12px 24px", stylesheets=[theme.CARD],
             margin=(6, 0), css_classes=["sp-scenario"],
             visible=pn.bind(lambda h: not {"draft", "width", "seed", "lookahead", "schedule"} <= h, hidden))
         self._show_lookahead()
@@ -191,8 +191,7 @@ class Actions(pn.viewable.Viewer):
         # While Predict first asks for the correction's tokens, A, B and C mark them (and B is no Step back).
         m.param.watch(lambda *events: update_changed(self.keys, object=self._keys_html()), ["session", "predict", "asking"])
         self._layout = pn.Column(
-            pn.FlexBox(*row, flex_wrap="wrap", align_items="center",
-                       sizing_mode="stretch_width", margin=(4, 0)),
+            wrap(*row, align_items="center", margin=(4, 0)),
             self.keys, sizing_mode="stretch_width", margin=0)
 
     def _keys_html(self):
@@ -529,8 +528,7 @@ class StepView(pn.viewable.Viewer):
         # changing its parameters.
         self._layout = pn.Column(
             self.bar, self.predict, self.player, self.strip, self.lanes, self.scenario, self.guide, self.inspector,
-            pn.FlexBox(self.counters, self.history, gap="0 16px", flex_wrap="wrap", align_items="flex-start",
-                       sizing_mode="stretch_width", margin=0),
+            wrap(self.counters, self.history, gap="0 16px", margin=0),
             self.embed, self.opener.input,
             sizing_mode="stretch_width", margin=(8, 0))
 
