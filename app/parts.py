@@ -439,7 +439,7 @@ def help_head(title, help_text):
 
 
 def field(title, help_text, *widgets, basis="220px", fold_help=False):
-    """A control with its name in bold and one line of help above it; shrinks and wraps in a FlexBox.
+    """A control with its name in bold and one line of help above it; shrinks and wraps in a ``wrap`` row.
 
     ``fold_help``: the help behind a "?" beside the name (``help_head``), for a tab whose
     first screen must show what to do rather than every explanation at once."""
