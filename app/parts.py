@@ -256,7 +256,6 @@ class ActionButtons:
     def __init__(self, model, buttons, state):
         self.buttons = buttons
         self.state = state
-        self.styles = {action: dict(button.styles) for action, button in buttons.items()}
         for action, button in buttons.items():
             button.on_click(lambda event, a=action: model.act(a))
         model.param.watch(self.update, "session")
@@ -265,8 +264,9 @@ class ActionButtons:
     def update(self, *events):
         for action, button in self.buttons.items():
             possible, upcoming = self.state(action)
+            # The button's own styles as they are now: a ``wrap`` row may have added its flex item's.
             update_changed(button, disabled=not possible,
-                           styles={**self.styles[action], NEXT: "1" if upcoming else "0"})
+                           styles={**button.styles, NEXT: "1" if upcoming else "0"})
 
 
 OPEN_CLASS = "sp-open"  # the hidden input of an Opener (app/page/page.js writes to it)

@@ -199,6 +199,21 @@ def test_play_steps_through_the_recording_before_python(chromium, site, built, h
     visit.close()
 
 
+def test_a_buttons_help_shown_on_hover_before_python_asks_nothing_of_it(chromium, site, built, held):
+    # Hovering Draft or Play shows its help: BokehJS sets the help's Tooltip model visible, a change in
+    # the document that is the page's own, not a reader's change to make again once Python is up.
+    visit = open_live(chromium, site)
+    for name in ("Draft", "Play"):
+        visit.button(name).hover()
+        visit.page.wait_for_timeout(1200)
+    shown = visit.page.evaluate("""() => Bokeh.documents[0].all_models && [...Bokeh.documents[0].all_models]
+        .some((m) => m.type === "Tooltip" && m.visible)""")
+    assert shown, "no help was shown on hover: this test would not see the change it is about"
+    assert not visit.page.locator(".specstep-live-wait").count(), "hovering a button asked for Python"
+    assert "moment 0 of 6" in screen(visit)
+    visit.close()
+
+
 def test_a_prerendered_link_is_live_too_and_python_takes_over_with_no_change(chromium):
     built = prerendered_site()  # test_prerender's build, once per process
     built.pyodide.set_mode("hang")

@@ -153,6 +153,8 @@ function specstepLive(env) {
     if (live.applying || !live.on) return;
     const origin = event.kind === "MessageSent" ? (event.msg_data && event.msg_data.origin) : event.model;
     if (!origin) return;
+    // A button's help shown on hover (BokehJS sets its Tooltip's visible): the page's own, nothing for Python.
+    if (origin.type === "Tooltip") return;
     const name = live.byId[origin.id];
     if (name === "play") return; // Play is the page's own timer (its label, its click)
     if (name === "speed") { // read by Play in the page; Python gets it once ready, with nothing to say now
