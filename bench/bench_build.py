@@ -323,12 +323,17 @@ class Page:
             self.visits.append(cold_load(playwright, self.url, self.site, self.built.pyodide, rate, early_click=early))
 
 
+def alternating(items: list, rounds: int):
+    """``items`` in turn, ``rounds`` times: in their order in even rounds, reversed in odd ones, so a machine
+    that slows down or speeds up meanwhile slows every item alike (bench_build's pages, bench_start's sites)."""
+    for i in range(rounds):
+        yield from (items if i % 2 == 0 else items[::-1])
+
+
 def cold_rounds(pages: list, loads: int, playwright, rate: float = 1) -> None:
-    """``loads`` rounds of cold loads of every page, interleaved (this checkout first in even rounds, the
-    baseline first in odd ones): a machine that slows down or speeds up meanwhile slows both pages alike."""
-    for i in range(loads):
-        for page in (pages if i % 2 == 0 else pages[::-1]):
-            page.round(playwright, rate)
+    """``loads`` rounds of cold loads of every page, interleaved (``alternating``)."""
+    for page in alternating(pages, loads):
+        page.round(playwright, rate)
 
 
 def measure(page: Page, click_count: int, browser, rate: float = 1) -> dict:

@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT))
 
-from bench_build import baseline_checkout  # noqa: E402
+from bench_build import alternating, baseline_checkout  # noqa: E402
 from build_support.local_pyodide import local_pyodide_unavailable  # noqa: E402
 from build_support.real_site import real_site  # noqa: E402
 
@@ -53,21 +53,21 @@ def main():
     print("bench_start: building this checkout and the baseline...", flush=True)
     sites = {"now": real_site(ROOT), "baseline": real_site(baseline_checkout(args.baseline))}
     found = {name: [] for name in sites}
-    for i in range(args.runs):
-        for name in (("now", "baseline") if i % 2 == 0 else ("baseline", "now")):
-            found[name].append(run(sites[name]))
+    for name in alternating(["now", "baseline"], args.runs):
+        found[name].append(run(sites[name]))
     for name, runs in found.items():
         if any(r["missing"] for r in runs):
             print(f"  {name}: missing packages: {runs[0]['missing']}")
     print(f"\nThe start-up's Python in Pyodide under Node, ms (medians of {args.runs} alternating runs)")
     print(f"  {'':<20} {'now':>8} {'baseline':>9} {'ratio':>6}")
+    for runs in found.values():
+        for r in runs:
+            r["in all"] = sum(r[s] for s in STAGES)
     for stage in (*STAGES, "in all"):
-        def value(r):
-            return sum(r[s] for s in STAGES) if stage == "in all" else r[stage]
-        now = statistics.median(value(r) for r in found["now"])
-        old = statistics.median(value(r) for r in found["baseline"])
+        now = statistics.median(r[stage] for r in found["now"])
+        old = statistics.median(r[stage] for r in found["baseline"])
         print(f"  {stage:<20} {now:8,.0f} {old:9,.0f} {now / old:6.2f}")
-    spread = [value for r in found["now"] for value in [sum(r[s] for s in STAGES)]]
+    spread = [r["in all"] for r in found["now"]]
     print(f"\n  now, in all: {min(spread):,.0f} to {max(spread):,.0f} ms between runs")
 
 
